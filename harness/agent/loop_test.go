@@ -1,0 +1,426 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ratchet/harness/core"
+	"ratchet/harness/fakemodel"
+	"ratchet/harness/memory"
+	"ratchet/harness/model"
+	"ratchet/harness/trace"
+)
+
+var apis = []string{"openai", "anthropic"}
+
+type run struct {
+	res    Result
+	reqs   []fakemodel.Request
+	events []map[string]any
+	root   string
+}
+
+// runScript runs the real loop, registry, middleware and wire client against
+// a scripted server on a temporary task tree.
+func runScript(t *testing.T, api string, setup func(root string), steps ...fakemodel.Step) run {
+	t.Helper()
+	srv, err := fakemodel.Start(steps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	root := t.TempDir()
+	if setup != nil {
+		setup(root)
+	}
+	tp := filepath.Join(t.TempDir(), "trace.jsonl")
+	tw, err := trace.Open(tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(context.Background(), Config{
+		Model:        model.New(model.Config{API: api, URL: srv.URL, Name: "m"}),
+		SystemPrompt: "system",
+		Prompt:       "fix the bug",
+		Root:         root,
+		TestCommand:  "true",
+		Trace:        tw,
+		Tools:        Tools(),
+		Middleware:   Middleware(),
+		Memory:       memory.New(),
+	})
+	tw.Close()
+	return run{res: res, reqs: srv.Requests(), events: readTrace(t, tp), root: root}
+}
+
+func readTrace(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var evs []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var e map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("trace line is not JSON: %v: %s", err, sc.Text())
+		}
+		evs = append(evs, e)
+	}
+	return evs
+}
+
+func (r run) ofType(typ string) []map[string]any {
+	var out []map[string]any
+	for _, e := range r.events {
+		if e["type"] == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// toolResults extracts the tool results of a request in order, as
+// (call id, content) pairs, in either wire format.
+func toolResults(t *testing.T, req fakemodel.Request) [][2]string {
+	t.Helper()
+	var out [][2]string
+	for _, raw := range req.Messages() {
+		var m struct {
+			Role       string          `json:"role"`
+			ToolCallID string          `json:"tool_call_id"`
+			Content    json.RawMessage `json:"content"`
+		}
+		json.Unmarshal(raw, &m)
+		if m.Role == "tool" {
+			var s string
+			json.Unmarshal(m.Content, &s)
+			out = append(out, [2]string{m.ToolCallID, s})
+			continue
+		}
+		var blocks []struct {
+			Type      string `json:"type"`
+			ToolUseID string `json:"tool_use_id"`
+			Content   string `json:"content"`
+		}
+		if json.Unmarshal(m.Content, &blocks) == nil {
+			for _, b := range blocks {
+				if b.Type == "tool_result" {
+					out = append(out, [2]string{b.ToolUseID, b.Content})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func call(id, name, args string) fakemodel.Call { return fakemodel.Call{ID: id, Name: name, Args: args} }
+
+func TestUnknownToolThenValidCall(t *testing.T) {
+	// Seed 003's example: one reply names an unknown tool and then a valid
+	// one; the next turn gets two observations, in order, the first a
+	// rejection, and nothing ran for it.
+	for _, api := range apis {
+		t.Run(api, func(t *testing.T) {
+			r := runScript(t, api, func(root string) {
+				os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
+			},
+				fakemodel.Step{Calls: []fakemodel.Call{
+					call("c1", "delete_file", `{"path":"a.go"}`),
+					call("c2", "read_file", `{"path":"a.go"}`),
+				}},
+				fakemodel.Step{Text: "done"},
+			)
+			if len(r.reqs) != 2 {
+				t.Fatalf("requests = %d, want 2", len(r.reqs))
+			}
+			got := toolResults(t, r.reqs[1])
+			if len(got) != 2 {
+				t.Fatalf("observations = %v, want 2", got)
+			}
+			if got[0][0] != "c1" || !strings.Contains(got[0][1], `unknown tool "delete_file"`) || !strings.Contains(got[0][1], "read_file") {
+				t.Errorf("first observation = %v, want a rejection of c1 naming the valid tools", got[0])
+			}
+			if got[1][0] != "c2" || got[1][1] != "package a\n" {
+				t.Errorf("second observation = %v, want c2 with the file", got[1])
+			}
+			if _, err := os.Stat(filepath.Join(r.root, "a.go")); err != nil {
+				t.Errorf("the rejected call changed the tree: %v", err)
+			}
+			res := r.ofType("tool_result")
+			if len(res) != 2 || res[0]["rejected"] != true || res[1]["rejected"] != nil {
+				t.Errorf("trace tool_results = %v", res)
+			}
+			if r.res.Reason != "completed" {
+				t.Errorf("reason = %q", r.res.Reason)
+			}
+		})
+	}
+}
+
+func TestInvalidArgumentsAreRejectedBeforeDispatch(t *testing.T) {
+	tests := []struct {
+		name, tool, args, want string
+	}{
+		{"malformed json", "write_file", `{"path": "x.go", "content": `, "not a JSON object"},
+		{"missing property", "write_file", `{"path": "x.go"}`, `missing required property "content"`},
+		{"wrong type", "write_file", `{"path": 5, "content": "x"}`, `property "path" must be a string`},
+		{"unknown property", "write_file", `{"path": "x.go", "content": "x", "mode": 1}`, `unknown property "mode"`},
+		{"array instead of object", "write_file", `["x.go"]`, "not a JSON object"},
+	}
+	for _, api := range apis {
+		for _, tt := range tests {
+			t.Run(api+"/"+tt.name, func(t *testing.T) {
+				if api == "anthropic" && !json.Valid([]byte(tt.args)) {
+					t.Skip("the messages API carries input as a JSON object; it cannot be malformed on the wire")
+				}
+				r := runScript(t, api, nil, fakemodel.Step{Calls: []fakemodel.Call{call("c1", tt.tool, tt.args)}}, fakemodel.Step{Text: "ok"})
+				got := toolResults(t, r.reqs[1])
+				if len(got) != 1 || got[0][0] != "c1" || !strings.Contains(got[0][1], tt.want) {
+					t.Fatalf("observation = %v, want one for c1 containing %q", got, tt.want)
+				}
+				if _, err := os.Stat(filepath.Join(r.root, "x.go")); err == nil {
+					t.Error("a rejected call wrote a file")
+				}
+			})
+		}
+	}
+}
+
+func TestPathEscapes(t *testing.T) {
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("s3cret"), 0o644)
+	setup := func(root string) {
+		os.Symlink(outside, filepath.Join(root, "link"))
+		os.Symlink(filepath.Join(outside, "secret"), filepath.Join(root, "s.txt"))
+	}
+	tests := []struct{ tool, args string }{
+		{"read_file", `{"path":"/etc/passwd"}`},
+		{"read_file", `{"path":"../../etc/passwd"}`},
+		{"read_file", `{"path":"link/secret"}`},
+		{"read_file", `{"path":"s.txt"}`},
+		{"write_file", `{"path":"/tmp/pwned","content":"x"}`},
+		{"write_file", `{"path":"../pwned","content":"x"}`},
+		{"write_file", `{"path":"link/pwned","content":"x"}`},
+		{"write_file", `{"path":"s.txt","content":"x"}`},
+		{"list_dir", `{"path":"link"}`},
+		{"list_dir", `{"path":".."}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+tt.args, func(t *testing.T) {
+			r := runScript(t, "openai", setup, fakemodel.Step{Calls: []fakemodel.Call{call("c1", tt.tool, tt.args)}}, fakemodel.Step{Text: "ok"})
+			got := toolResults(t, r.reqs[1])
+			if len(got) != 1 || !strings.HasPrefix(got[0][1], "error:") || strings.Contains(got[0][1], "s3cret") {
+				t.Fatalf("observation = %v, want an error string", got)
+			}
+			if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "s3cret" {
+				t.Error("a file outside the root was changed")
+			}
+			if _, err := os.Stat(filepath.Join(outside, "pwned")); err == nil {
+				t.Error("a file was written outside the root")
+			}
+		})
+	}
+}
+
+func TestRetryOnServerErrors(t *testing.T) {
+	for _, api := range apis {
+		t.Run(api, func(t *testing.T) {
+			r := runScript(t, api, nil,
+				fakemodel.Step{Status: 500, Body: `{"error":"boom"}`},
+				fakemodel.Step{Status: 503, Body: `{"error":"busy"}`},
+				fakemodel.Step{Text: "fine"})
+			if len(r.reqs) != 3 || r.res.Reason != "completed" || r.res.Steps != 1 {
+				t.Fatalf("requests=%d reason=%q steps=%d; want 3, completed, 1", len(r.reqs), r.res.Reason, r.res.Steps)
+			}
+			if n := len(r.ofType("error")); n != 2 {
+				t.Errorf("error events = %d, want 2", n)
+			}
+		})
+	}
+}
+
+func TestNoRetryOnClientErrors(t *testing.T) {
+	tests := []struct {
+		status int
+	}{{429}, {400}, {401}, {404}}
+	for _, tt := range tests {
+		r := runScript(t, "openai", nil, fakemodel.Step{Status: tt.status, Body: `{"error":"no"}`}, fakemodel.Step{Text: "never"})
+		if len(r.reqs) != 1 || r.res.Reason != "model_error" {
+			t.Errorf("status %d: requests=%d reason=%q; want 1 request and model_error", tt.status, len(r.reqs), r.res.Reason)
+		}
+	}
+}
+
+func TestRetryGivesUp(t *testing.T) {
+	var steps []fakemodel.Step
+	for range 6 {
+		steps = append(steps, fakemodel.Step{Status: 502, Body: "bad gateway"})
+	}
+	r := runScript(t, "openai", nil, steps...)
+	if len(r.reqs) != 4 || r.res.Reason != "model_error" {
+		t.Fatalf("requests=%d reason=%q; want 4 attempts then model_error", len(r.reqs), r.res.Reason)
+	}
+}
+
+func TestMalformedReplyStopsCleanly(t *testing.T) {
+	for _, api := range apis {
+		for _, raw := range []string{"not json", `{"choices":[]}`, `{"type":"error"}`} {
+			r := runScript(t, api, nil, fakemodel.Step{Raw: raw})
+			if r.res.Reason != "model_error" || len(r.reqs) != 1 {
+				t.Errorf("%s %q: reason=%q requests=%d", api, raw, r.res.Reason, len(r.reqs))
+			}
+			errs := r.ofType("error")
+			if len(errs) != 1 || !strings.Contains(errs[0]["message"].(string), "malformed") {
+				t.Errorf("%s %q: error events = %v", api, raw, errs)
+			}
+			if d := r.ofType("done"); len(d) != 1 || d[0]["reason"] != "model_error" {
+				t.Errorf("%s %q: done = %v", api, raw, d)
+			}
+		}
+	}
+}
+
+func TestStepCap(t *testing.T) {
+	var steps []fakemodel.Step
+	for range 20 {
+		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{call("", "list_dir", `{}`)}, In: 10, Out: 5})
+	}
+	r := runScript(t, "anthropic", nil, steps...)
+	if r.res.Reason != "step_limit" || r.res.Steps != 12 || len(r.reqs) != 12 {
+		t.Fatalf("reason=%q steps=%d requests=%d; want step_limit after 12", r.res.Reason, r.res.Steps, len(r.reqs))
+	}
+	d := r.ofType("done")
+	if len(d) != 1 || d[0]["steps"] != float64(12) {
+		t.Errorf("done = %v", d)
+	}
+}
+
+func TestTokenCap(t *testing.T) {
+	var steps []fakemodel.Step
+	for range 5 {
+		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{call("", "list_dir", `{}`)}, In: 25000, Out: 100})
+	}
+	r := runScript(t, "openai", nil, steps...)
+	if r.res.Reason != "token_limit" || r.res.Steps != 3 || r.res.Usage.Total() != 75300 {
+		t.Fatalf("reason=%q steps=%d usage=%v; want token_limit after 3 steps", r.res.Reason, r.res.Steps, r.res.Usage)
+	}
+}
+
+func TestLargeResultTruncatedOnce(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef\n", 1<<20/17+1)
+	for _, api := range apis {
+		t.Run(api, func(t *testing.T) {
+			r := runScript(t, api, func(root string) { os.WriteFile(filepath.Join(root, "big.txt"), []byte(big), 0o644) },
+				fakemodel.Step{Calls: []fakemodel.Call{call("c1", "read_file", `{"path":"big.txt"}`)}},
+				fakemodel.Step{Calls: []fakemodel.Call{call("c2", "list_dir", `{}`)}},
+				fakemodel.Step{Text: "done"})
+			shown := toolResults(t, r.reqs[1])[0][1]
+			if len(shown) > 6100 || !strings.Contains(shown, "[... truncated ") || !strings.HasPrefix(shown, "0123456789abcdef") {
+				t.Fatalf("shown result is %d chars, want a head-and-tail cut under 6100 that says so", len(shown))
+			}
+			if later := toolResults(t, r.reqs[2])[0][1]; later != shown {
+				t.Error("the truncated result changed in a later request")
+			}
+			res := r.ofType("tool_result")[0]
+			if res["truncated"] != true || res["result"] != big {
+				t.Errorf("trace must keep the full result and mark it truncated")
+			}
+		})
+	}
+}
+
+func TestMessagesAreAppendOnly(t *testing.T) {
+	// Each request's message list must be a byte-identical prefix of the
+	// next one, so a local server can reuse its KV cache.
+	for _, api := range apis {
+		t.Run(api, func(t *testing.T) {
+			r := runScript(t, api, func(root string) { os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644) },
+				fakemodel.Step{Text: "looking", Calls: []fakemodel.Call{call("c1", "list_dir", `{}`), call("c2", "read_file", `{"path":"a.go"}`)}},
+				fakemodel.Step{Calls: []fakemodel.Call{call("c3", "nope", `{}`)}},
+				fakemodel.Step{Calls: []fakemodel.Call{call("c4", "write_file", `{"path":"a.go","content":"package a\n// ok\n"}`)}},
+				fakemodel.Step{Calls: []fakemodel.Call{call("c5", "run_tests", `{}`)}},
+				fakemodel.Step{Text: "done"})
+			if len(r.reqs) != 5 {
+				t.Fatalf("requests = %d", len(r.reqs))
+			}
+			for i := 1; i < len(r.reqs); i++ {
+				prev, next := r.reqs[i-1].Messages(), r.reqs[i].Messages()
+				if len(next) <= len(prev) {
+					t.Fatalf("request %d has %d messages, previous %d", i, len(next), len(prev))
+				}
+				for j := range prev {
+					if !bytes.Equal(prev[j], next[j]) {
+						t.Fatalf("request %d rewrote message %d:\n%s\n%s", i, j, prev[j], next[j])
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestRequestShape(t *testing.T) {
+	srv, _ := fakemodel.Start(fakemodel.Step{Text: "hi"})
+	defer srv.Close()
+	for _, api := range apis {
+		c := model.New(model.Config{API: api, URL: srv.URL, Name: "qwen", Key: "k-123", Options: json.RawMessage(`{"options":{"num_ctx":8192},"temperature":0.5}`)})
+		if _, err := c.Chat(context.Background(), []core.Message{{Role: core.System, Content: "s"}, {Role: core.User, Content: "u"}}, []core.Spec{Tools()[0].Spec}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := srv.Requests()
+	var oai, ant map[string]any
+	json.Unmarshal(reqs[0].Body, &oai)
+	json.Unmarshal(reqs[1].Body, &ant)
+	if reqs[0].Path != "/v1/chat/completions" || oai["model"] != "qwen" || oai["reasoning_effort"] != "none" || oai["seed"] == nil ||
+		oai["temperature"] != 0.5 || oai["options"].(map[string]any)["num_ctx"] != float64(8192) {
+		t.Errorf("openai body = %v", oai)
+	}
+	if reqs[0].Header.Get("Authorization") != "Bearer k-123" {
+		t.Errorf("openai auth header = %q", reqs[0].Header.Get("Authorization"))
+	}
+	if reqs[1].Path != "/v1/messages" || ant["system"] != "s" || ant["max_tokens"] == nil || ant["tools"].([]any)[0].(map[string]any)["input_schema"] == nil {
+		t.Errorf("anthropic body = %v", ant)
+	}
+	if reqs[1].Header.Get("x-api-key") != "k-123" || reqs[1].Header.Get("anthropic-version") == "" {
+		t.Errorf("anthropic headers = %v", reqs[1].Header)
+	}
+}
+
+
+func TestPanickingToolBecomesResult(t *testing.T) {
+	srv, _ := fakemodel.Start(fakemodel.Step{Calls: []fakemodel.Call{call("c1", "boom", `{}`)}}, fakemodel.Step{Text: "ok"})
+	defer srv.Close()
+	tp := filepath.Join(t.TempDir(), "trace.jsonl")
+	tw, _ := trace.Open(tp)
+	boom := core.Tool{Spec: core.Spec{Name: "boom", Parameters: []byte(`{"type":"object"}`)},
+		Run: func(map[string]any, *core.Context) string { panic("kaboom") }}
+	res := Run(context.Background(), Config{Model: model.New(model.Config{API: "openai", URL: srv.URL}), Prompt: "p", Root: t.TempDir(), Trace: tw, Tools: []core.Tool{boom}})
+	got := toolResults(t, srv.Requests()[1])
+	if res.Reason != "completed" || len(got) != 1 || !strings.Contains(got[0][1], "crashed: kaboom") {
+		t.Fatalf("reason=%q observations=%v", res.Reason, got)
+	}
+}
+
+func TestRunTestsTool(t *testing.T) {
+	root := t.TempDir()
+	rt := Tools()[2]
+	ctx := &core.Context{Root: root, Name: "run_tests", TestCommand: "echo hello; for i in $(seq 3000); do echo line$i; done; exit 3"}
+	out := rt.Run(map[string]any{}, ctx)
+	if !strings.Contains(out, "line3000") || strings.Contains(out, "\nhello\n") || !strings.Contains(out, "exit status 3") || !strings.Contains(out, "earlier characters omitted") {
+		t.Errorf("run_tests output does not keep the tail and status:\n%s", out[:200])
+	}
+	ctx.TestCommand = ""
+	if out := rt.Run(map[string]any{}, ctx); !strings.HasPrefix(out, "error:") {
+		t.Errorf("no test command: %q", out)
+	}
+}

@@ -1,0 +1,3 @@
+module ratchet/harness
+
+go 1.26

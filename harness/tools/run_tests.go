@@ -1,0 +1,55 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"ratchet/harness/core"
+)
+
+const (
+	testTimeout = 60 * time.Second
+	testTail    = 4000
+)
+
+// RunTests returns the run_tests tool: it runs the task's public test command
+// in the task root and returns the tail of its output.
+func RunTests() core.Tool {
+	return core.Tool{
+		Spec: core.Spec{
+			Name:        "run_tests",
+			Description: "Run the task's test suite and return the end of its output and its exit status.",
+			Parameters:  []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		},
+		Run: func(args map[string]any, ctx *core.Context) string {
+			if ctx.TestCommand == "" {
+				return "error: this task has no test command"
+			}
+			c, cancel := context.WithTimeout(context.Background(), testTimeout)
+			defer cancel()
+			cmd := exec.CommandContext(c, "sh", "-c", ctx.TestCommand)
+			cmd.Dir = ctx.Root
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err := cmd.Run()
+			status := "exit status 0 (tests passed)"
+			switch {
+			case c.Err() != nil:
+				status = fmt.Sprintf("timed out after %s", testTimeout)
+			case err != nil:
+				status = err.Error() + " (tests failed)"
+			}
+			text := out.String()
+			if len(text) > testTail {
+				text = fmt.Sprintf("[... %d earlier characters omitted ...]\n", len(text)-testTail) + text[len(text)-testTail:]
+			}
+			return fmt.Sprintf("$ %s\n%s\n%s", ctx.TestCommand, text, status)
+		},
+	}
+}
