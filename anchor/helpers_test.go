@@ -1,0 +1,117 @@
+package anchor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"ratchet/harness/fakemodel"
+)
+
+// harnessDir is the real baseline harness of the repository.
+func harnessDir(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "harness")
+}
+
+// copyHarness returns a private copy of the baseline harness.
+func copyHarness(t testing.TB) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "harness")
+	if err := copyTree(harnessDir(t), dst, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func writeFiles(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// addTask writes a small Go task: sum.go has an off-by-one that the hidden
+// test catches; fix is the reference content.
+func addTask(t testing.TB, suite, split, id string) string {
+	t.Helper()
+	dir := filepath.Join(suite, split, id)
+	writeFiles(t, dir, map[string]string{
+		"task.toml": "prompt = \"\"\"\nSum is wrong for " + id + ". Fix it.\n\"\"\"\ntest = \"go test ./...\"\ntimeout = \"120s\"\n",
+		"repo/go.mod":            "module example.com/" + id + "\n\ngo 1.26\n",
+		"repo/sum.go":            buggySum,
+		"repo/sum_test.go":       "package sum\n\nimport \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n",
+		"hidden/sum_test.go":     "package sum\n\nimport \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n",
+		"hidden/sum_more_test.go": "package sum\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Fatalf(\"Sum = %d, want 6\", got)\n\t}\n}\n",
+		"reference/sum.go":       fixedSum,
+	})
+	return dir
+}
+
+const buggySum = "package sum\n\nfunc Sum(xs []int) int {\n\ts := 0\n\tfor i := 1; i < len(xs); i++ {\n\t\ts += xs[i]\n\t}\n\treturn s\n}\n"
+const fixedSum = "package sum\n\nfunc Sum(xs []int) int {\n\ts := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i]\n\t}\n\treturn s\n}\n"
+
+// fixer is a scripted model that fixes sum.go when the system prompt
+// contains want (or always when want is empty), and gives up otherwise. It
+// stands in for "a harness change that helps".
+func fixer(want string) fakemodel.Step {
+	return fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		body := string(r.Body)
+		if want != "" && !strings.Contains(body, want) {
+			return fakemodel.Step{Text: "I give up.", In: 50, Out: 5}
+		}
+		if strings.Contains(body, "wrote ") {
+			return fakemodel.Step{Text: "Fixed.", In: 80, Out: 5}
+		}
+		args, _ := json.Marshal(map[string]string{"path": "sum.go", "content": fixedSum})
+		return fakemodel.Step{Calls: []fakemodel.Call{{Name: "write_file", Args: string(args)}}, In: 60, Out: 40}
+	}}
+}
+
+// repeat makes a script of n copies of a step.
+func repeat(s fakemodel.Step, n int) []fakemodel.Step {
+	out := make([]fakemodel.Step, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+type testEnv struct {
+	a     *Anchor
+	suite string
+	srv   *fakemodel.Server
+	out   *bytes.Buffer
+}
+
+// newEnv opens an anchor with a fresh home and suite, talking to a scripted
+// model server over loopback.
+func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
+	t.Helper()
+	srv, err := fakemodel.Start(steps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	home := t.TempDir()
+	var out bytes.Buffer
+	a := &Anchor{Home: home, Tasks: filepath.Join(t.TempDir(), "suite"), Jobs: 2, Budget: 100000,
+		API: "openai", URL: srv.URL, ModelName: "scripted", key: "sk-test-SECRET-123", Out: &out, Err: &out}
+	if err := a.open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.db.Close() })
+	return &testEnv{a: a, suite: a.Tasks, srv: srv, out: &out}
+}
+
+func ctx() context.Context { return context.Background() }
