@@ -285,7 +285,8 @@ func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
 			added.WriteString(l[1:] + "\n")
 		}
 	}
-	var needles []string
+	var needles []string // task ids and module names match as whole tokens
+	var quotes []string  // quoted strings match anywhere
 	tasks, _ := filepath.Glob(filepath.Join(a.Tasks, "train", "*", "task.toml"))
 	for _, tt := range tasks {
 		t, err := LoadTask(filepath.Dir(tt))
@@ -307,12 +308,17 @@ func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
 		}
 		for _, text := range texts {
 			for _, m := range quotedString.FindAllStringSubmatch(text, -1) {
-				needles = append(needles, m[1]+m[2])
+				quotes = append(quotes, m[1]+m[2])
 			}
 		}
 	}
-	for _, n := range needles {
-		if len(n) >= 6 && strings.Contains(added.String(), n) && !strings.Contains(vocab.String(), n) {
+	for _, n := range append(needles, quotes...) {
+		pattern := regexp.QuoteMeta(n)
+		if !slices.Contains(quotes, n) {
+			pattern = `(^|[^\w./-])` + pattern + `($|[^\w./-])`
+		}
+		re := regexp.MustCompile(pattern)
+		if re.MatchString(added.String()) && !re.MatchString(vocab.String()) {
 			return fmt.Sprintf("%q", n)
 		}
 	}

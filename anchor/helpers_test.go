@@ -107,6 +107,9 @@ func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
 	var out bytes.Buffer
 	a := &Anchor{Home: home, Tasks: filepath.Join(t.TempDir(), "suite"), Jobs: 2, Budget: 100000,
 		API: "openai", URL: srv.URL, ModelName: "scripted", key: "sk-test-SECRET-123", Out: &out, Err: &out}
+	if err := copyTree(templateCache, a.path("cache"), 4<<30); err != nil {
+		t.Fatal(err)
+	}
 	if err := a.open(); err != nil {
 		t.Fatal(err)
 	}
@@ -115,3 +118,24 @@ func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
 }
 
 func ctx() context.Context { return context.Background() }
+
+// templateCache is a warmed anchor cache shared by the tests, so that each
+// fresh home does not compile the standard library again.
+var templateCache string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "anchor-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	a := &Anchor{Home: dir}
+	os.MkdirAll(a.path("tmp"), 0o755)
+	if _, err := a.cacheCopy(a.path("tmp"), "probe"); err != nil {
+		panic(err)
+	}
+	os.RemoveAll(a.path("tmp"))
+	templateCache = a.path("cache")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}

@@ -1,7 +1,6 @@
 package anchor
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -77,6 +76,7 @@ func (b *Box) args() []string {
 	for k, v := range env {
 		a = append(a, "--setenv", k, v)
 	}
+	a = append(a, "--remount-ro", "/")
 	dir := b.Dir
 	if dir == "" {
 		dir = "/work"
@@ -117,30 +117,18 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 	case timedOut:
 		code, err = -1, nil
 	default:
-		return -1, buf.Bytes(), false, fmt.Errorf("start sandbox: %w; is bubblewrap installed (apt-get install bubblewrap)?", err)
+		return -1, buf.buf, false, fmt.Errorf("start sandbox: %w; is bubblewrap installed (apt-get install bubblewrap)?", err)
 	}
-	return code, buf.Bytes(), timedOut, nil
+	return code, buf.buf, timedOut, nil
 }
 
-// capped keeps the first maxOutput bytes written to it.
-type capped struct {
-	mu sync.Mutex
-	bytes.Buffer
-}
+// capped keeps the first maxOutput bytes written to it. exec calls Write
+// from one goroutine when stdout and stderr are the same writer.
+type capped struct{ buf []byte }
 
 func (c *capped) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if room := maxOutput - c.Len(); room > 0 {
-		c.Buffer.Write(p[:min(room, len(p))])
-	}
+	c.buf = append(c.buf, p[:min(max(maxOutput-len(c.buf), 0), len(p))]...)
 	return len(p), nil
-}
-
-func (c *capped) Bytes() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]byte(nil), c.Buffer.Bytes()...)
 }
 
 // cgroup caps the process count of one sandbox with the pids controller,
