@@ -47,13 +47,13 @@ func addTask(t testing.TB, suite, split, id string) string {
 	t.Helper()
 	dir := filepath.Join(suite, split, id)
 	writeFiles(t, dir, map[string]string{
-		"task.toml": "prompt = \"\"\"\nSum is wrong for " + id + ". Fix it.\n\"\"\"\ntest = \"go test ./...\"\ntimeout = \"120s\"\n",
-		"repo/go.mod":            "module example.com/" + id + "\n\ngo 1.26\n",
-		"repo/sum.go":            buggySum,
-		"repo/sum_test.go":       "package sum\n\nimport \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n",
-		"hidden/sum_test.go":     "package sum\n\nimport \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n",
+		"task.toml":               "prompt = \"\"\"\nSum is wrong for " + id + ". Fix it.\n\"\"\"\ntest = \"go test ./...\"\ntimeout = \"120s\"\n",
+		"repo/go.mod":             "module example.com/" + id + "\n\ngo 1.26\n",
+		"repo/sum.go":             buggySum,
+		"repo/sum_test.go":        "package sum\n\nimport \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n",
+		"hidden/sum_test.go":      "package sum\n\nimport \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n",
 		"hidden/sum_more_test.go": "package sum\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Fatalf(\"Sum = %d, want 6\", got)\n\t}\n}\n",
-		"reference/sum.go":       fixedSum,
+		"reference/sum.go":        fixedSum,
 	})
 	return dir
 }
@@ -131,6 +131,16 @@ func TestMain(m *testing.M) {
 	a := &Anchor{Home: dir}
 	os.MkdirAll(a.path("tmp"), 0o755)
 	if _, err := a.cacheCopy(a.path("tmp"), "probe"); err != nil {
+		panic(err)
+	}
+	// Warm the Go build cache with the baseline harness too.
+	_, file, _, _ := runtime.Caller(0)
+	os.MkdirAll(a.path("snapshots"), 0o755)
+	hash, err := a.Snapshot(filepath.Join(filepath.Dir(file), "..", "harness"))
+	if err == nil {
+		_, err = a.build(hash)
+	}
+	if err != nil {
 		panic(err)
 	}
 	os.RemoveAll(a.path("tmp"))

@@ -44,4 +44,3 @@ func BenchmarkLoopStep(b *testing.B) {
 		b.Fatalf("steps = %d, want %d", res.Steps, b.N)
 	}
 }
-

@@ -123,7 +123,9 @@ func toolResults(t *testing.T, req fakemodel.Request) [][2]string {
 	return out
 }
 
-func call(id, name, args string) fakemodel.Call { return fakemodel.Call{ID: id, Name: name, Args: args} }
+func call(id, name, args string) fakemodel.Call {
+	return fakemodel.Call{ID: id, Name: name, Args: args}
+}
 
 func TestUnknownToolThenValidCall(t *testing.T) {
 	// Seed 003's example: one reply names an unknown tool and then a valid
@@ -395,7 +397,6 @@ func TestRequestShape(t *testing.T) {
 		t.Errorf("anthropic headers = %v", reqs[1].Header)
 	}
 }
-
 
 func TestPanickingToolBecomesResult(t *testing.T) {
 	srv, _ := fakemodel.Start(fakemodel.Step{Calls: []fakemodel.Call{call("c1", "boom", `{}`)}}, fakemodel.Step{Text: "ok"})

@@ -1,0 +1,154 @@
+package anchor
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestGenerationFromTheLogAlone(t *testing.T) {
+	e, dir := suiteEnv(t)
+	prompt := readHarness(t, dir, "system_prompt.md")
+	if err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be CAREFUL.\n"}))); err != nil {
+		t.Fatal(err)
+	}
+	e.out.Reset()
+	if err := e.a.Log(true); err != nil {
+		t.Fatal(err)
+	}
+	var gens []Gen
+	if err := json.Unmarshal(e.out.Bytes(), &gens); err != nil {
+		t.Fatal(err)
+	}
+	if len(gens) != 2 || gens[1].Decision != "accept" || !gens[1].Head || *gens[1].Parent != 0 {
+		t.Fatalf("log = %+v", gens)
+	}
+	// Parent snapshot + stored diff, applied by hand, gives the child's hash.
+	child := gens[1]
+	parent := gens[*child.Parent]
+	work := filepath.Join(t.TempDir(), "rebuilt")
+	if err := e.a.extract(parent.Hash, work); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("git", "apply", e.a.path("diffs", child.DiffHash+".diff"))
+	cmd.Dir = work
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v %s", err, out)
+	}
+	if h, _ := e.a.Snapshot(work); h != child.Hash {
+		t.Errorf("rebuilt generation hashes to %s, want %s", h, child.Hash)
+	}
+	if child.Component != "system_prompt.md" || child.Hypothesis != "test" || len(child.TraceIDs) != 1 {
+		t.Errorf("generation fields = %+v", child)
+	}
+	e.out.Reset()
+	e.a.Log(false)
+	if !strings.Contains(e.out.String(), "1 *") || !strings.Contains(e.out.String(), "0.500→0.750") {
+		t.Errorf("table log:\n%s", e.out)
+	}
+}
+
+func TestRollbackRestoresTheExactSnapshot(t *testing.T) {
+	e, dir := suiteEnv(t)
+	base, _ := e.a.head()
+	prompt := readHarness(t, dir, "system_prompt.md")
+	e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be CAREFUL.\n"})))
+	writeFiles(t, dir, map[string]string{"scratch.txt": "local junk"})
+	var runsBefore int
+	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs`).Scan(&runsBefore)
+	if err := e.a.Rollback(ctx(), 0); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := e.a.head()
+	if g.Decision != "rollback" || g.Hash != base.Hash || *g.TrainPost != *base.TrainPost || *g.HoldoutPost != *base.HoldoutPost {
+		t.Errorf("rollback generation = %+v, baseline %+v", g, base)
+	}
+	if h, _ := e.a.Snapshot(dir); h != base.Hash {
+		t.Errorf("harness/ hashes to %s after rollback, want %s", h, base.Hash)
+	}
+	var runsAfter int
+	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs`).Scan(&runsAfter)
+	if runsAfter != runsBefore {
+		t.Errorf("rollback re-ran %d tasks; the cache should reproduce the scores", runsAfter-runsBefore)
+	}
+	if err := e.a.Rollback(ctx(), 99); err == nil {
+		t.Error("rollback to a missing generation succeeded")
+	}
+}
+
+func TestInitTwiceAndFrozenModel(t *testing.T) {
+	e, dir := suiteEnv(t)
+	if err := e.a.Init(ctx(), dir); err == nil || !strings.Contains(err.Error(), "already initialized") {
+		t.Errorf("second init: %v", err)
+	}
+	e.a.Options = `{"options":{"num_ctx":8192}}`
+	if _, err := e.a.Evaluate(ctx(), "0000", "train", false); err == nil || !strings.Contains(err.Error(), "frozen") {
+		t.Errorf("eval with other options: %v", err)
+	}
+}
+
+// TestMain re-executes the test binary as the anchor command when asked, so
+// that tests can kill a real anchor process.
+func init() {
+	if os.Getenv("ANCHOR_TEST_MAIN") == "1" {
+		os.Exit(Main(os.Args[1:]))
+	}
+}
+
+func TestKilledApplyLeavesATruthfulLedger(t *testing.T) {
+	e, dir := suiteEnv(t)
+	prompt := readHarness(t, dir, "system_prompt.md")
+	cand := e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be CAREFUL and slow.\n"}))
+	before, _ := e.a.head()
+	self, _ := os.Executable()
+	cmd := exec.Command(self, "apply", "--candidate", cand, "--home", e.a.Home, "--tasks", e.suite)
+	cmd.Env = append(os.Environ(), "ANCHOR_TEST_MAIN=1", "MODEL_API=openai", "MODEL_URL="+e.srv.URL, "MODEL_NAME=scripted",
+		"MODEL_OPTIONS=", "MODEL_API_KEY="+e.a.key)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var reason string
+		e.a.db.QueryRow(`SELECT reason FROM generations WHERE decision = 'pending'`).Scan(&reason)
+		if strings.HasPrefix(reason, "step 5") {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("apply never reached step 5: %s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	g := e.last(t)
+	if g.Decision != "pending" || !strings.HasPrefix(g.Reason, "step 5") || g.Component != "system_prompt.md" || g.DiffHash == "" {
+		t.Errorf("after the kill the last generation is %+v", g)
+	}
+	if h, _ := e.a.head(); h.Gen != before.Gen {
+		t.Error("the head moved")
+	}
+	if h, _ := e.a.Snapshot(dir); h != before.Hash {
+		t.Error("harness/ changed")
+	}
+	// The next apply (or anything holding the lock) records the interruption.
+	unlock, err := e.a.lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	g = e.last(t)
+	if g.Decision != "interrupted" || !strings.Contains(g.Reason, "step 5") {
+		t.Errorf("after recovery the generation is %+v", g)
+	}
+}
