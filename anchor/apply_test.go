@@ -62,23 +62,24 @@ func TestCheckDiff(t *testing.T) {
 		name, component, diff, want string
 	}{
 		{"one editable file", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": prompt + "Be brief.\n"}), ""},
-		{"empty diff", "system_prompt.md", "", "empty diff"},
+		{"empty diff", "system_prompt.md", "", "empty or not a diff"},
 		{"component not in manifest", "main.go", makeDiff(t, h, map[string]string{"main.go": readHarness(t, h, "main.go") + "// x\n"}), "not listed in manifest"},
 		{"file outside the manifest", "system_prompt.md", makeDiff(t, h, map[string]string{"main.go": readHarness(t, h, "main.go") + "// x\n"}), "must touch exactly system_prompt.md; it touches main.go"},
 		{"two files", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": prompt + "x\n", "memory/memory.go": readHarness(t, h, "memory/memory.go") + "// x\n"}), "it touches memory/memory.go, system_prompt.md"},
-		{"new file", "tools/new.go", makeDiff(t, h, map[string]string{"tools/new.go": "package tools\n"}), "not listed in manifest"},
-		{"deleted file", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": "\x00delete"}), "deletes a file"},
+		{"new file", "tools/new.go", makeDiff(t, h, map[string]string{"tools/new.go": "package tools\n"}), "create mode"},
+		{"deleted file", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": "\x00delete"}), "delete mode"},
 		{"binary", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": "\x00\x01\x02binary\x00"}), "binary"},
-		{"symlink", "system_prompt.md", "diff --git a/system_prompt.md b/system_prompt.md\nnew file mode 120000\n--- /dev/null\n+++ b/system_prompt.md\n@@ -0,0 +1 @@\n+/etc/passwd\n", "symlink"},
-		{"rename", "system_prompt.md", "diff --git a/system_prompt.md b/prompt.md\nsimilarity index 100%\nrename from system_prompt.md\nrename to prompt.md\n", "renames"},
+		{"mode change", "system_prompt.md", "diff --git a/system_prompt.md b/system_prompt.md\nold mode 100644\nnew mode 100755\n", "mode change"},
+		{"symlink", "system_prompt.md", "diff --git a/system_prompt.md b/system_prompt.md\nnew file mode 120000\n--- /dev/null\n+++ b/system_prompt.md\n@@ -0,0 +1 @@\n+/etc/passwd\n", "create mode 120000"},
+		{"rename", "system_prompt.md", "diff --git a/system_prompt.md b/prompt.md\nsimilarity index 100%\nrename from system_prompt.md\nrename to prompt.md\n", "rename system_prompt.md => prompt.md"},
 		{"dot dot", "system_prompt.md", "--- a/../system_prompt.md\n+++ b/../system_prompt.md\n@@ -1 +1 @@\n-a\n+b\n", "outside the harness"},
-		{"absolute", "system_prompt.md", "--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n", "outside the harness"},
-		{"no file", "system_prompt.md", "hello\n", "touches no file"},
+		{"absolute", "system_prompt.md", "--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n", "it touches etc/passwd"},
+		{"no file", "system_prompt.md", "hello\n", "not a diff git can read"},
 		{"whole-file rewrite", "tools/read_file.go", makeDiff(t, h, map[string]string{"tools/read_file.go": "package tools\n"}), "whole-file rewrite"},
 		{"large edit that keeps most lines", "tools/read_file.go", makeDiff(t, h, map[string]string{"tools/read_file.go": strings.Replace(readFile, "Read a text file", "Read a whole text file", 1)}), ""},
 	}
 	for _, tt := range tests {
-		got := checkDiff(tt.diff, tt.component, editable, files)
+		got := checkDiff([]byte(tt.diff), tt.component, editable, files)
 		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%s: checkDiff = %q, want %q", tt.name, got, tt.want)
 		}
@@ -145,7 +146,7 @@ func (e *testEnv) candidate(t *testing.T, component, diff string) string {
 	t.Helper()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"c.diff": diff})
-	b, _ := json.Marshal(Candidate{Diff: "c.diff", Component: component, Hypothesis: "test", TraceIDs: []string{"r1"}})
+	b, _ := json.Marshal(map[string]any{"diff": "c.diff", "component": component, "hypothesis": "test", "trace_ids": []string{"r1"}})
 	writeFiles(t, dir, map[string]string{"c.json": string(b)})
 	return filepath.Join(dir, "c.json")
 }

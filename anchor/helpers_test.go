@@ -106,7 +106,7 @@ func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
 	home := t.TempDir()
 	var out bytes.Buffer
 	a := &Anchor{Home: home, Tasks: filepath.Join(t.TempDir(), "suite"), Jobs: 2, Budget: 100000,
-		API: "openai", URL: srv.URL, ModelName: "scripted", key: "sk-test-SECRET-123", Out: &out, Err: &out}
+		API: "openai", URL: srv.URL, ModelName: "scripted", key: "sk-test-SECRET-123", Out: &out}
 	if err := copyTree(templateCache, a.path("cache"), 4<<30); err != nil {
 		t.Fatal(err)
 	}

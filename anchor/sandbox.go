@@ -1,12 +1,17 @@
 package anchor
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,23 +24,15 @@ import (
 // /cache. Nothing else of the host is visible but the system directories
 // and the Go toolchain, read-only. There is no network.
 type Box struct {
-	Work    string            // host directory shown as /work
-	Cache   string            // host directory shown as /cache (GOCACHE); optional
-	RO      map[string]string // extra read-only binds: sandbox path -> host path
-	RW      map[string]string // extra read-write binds (the model socket)
-	Env     map[string]string // added to the allowlisted environment
-	Dir     string            // working directory inside
-	Timeout time.Duration     // wall clock for the whole process tree
-	Args    []string
+	Work, Cache, Dir string        // host folders for /work and /cache; working folder inside
+	Harness, Socket  string        // optional: the harness binary and the model socket
+	Env, Args        []string      // Env: name, value pairs added to the allowlist
+	Timeout          time.Duration // wall clock for the whole process tree
 }
 
-// Limits on what a sandbox may use.
+// Limits on what one sandbox may use.
 const (
-	maxOutput  = 1 << 20
-	maxFile    = 256 << 20
-	maxMemory  = 8 << 30
-	maxProcs   = 512
-	cgroupRoot = "/sys/fs/cgroup/pids"
+	maxOutput, maxFile, maxMemory, maxProcs = 1 << 20, 256 << 20, 8 << 30, 512
 )
 
 var goroot = sync.OnceValue(func() string {
@@ -46,129 +43,206 @@ var goroot = sync.OnceValue(func() string {
 	return strings.TrimSpace(string(out))
 })
 
-// args builds the bwrap command line.
 func (b *Box) args() []string {
+	gr := goroot()
 	a := []string{"--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL",
-		"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"}
+		"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", gr, gr, "--bind", b.Work, "/work", "--bind", b.Cache, "/cache"}
 	for _, d := range []string{"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec", "/usr/share/zoneinfo", "/etc/alternatives"} {
 		a = append(a, "--ro-bind-try", d, d)
 	}
 	for _, l := range []string{"bin", "lib", "lib64", "sbin"} {
 		a = append(a, "--symlink", "usr/"+l, "/"+l)
 	}
-	gr := goroot()
-	a = append(a, "--ro-bind", gr, gr, "--bind", b.Work, "/work")
-	if b.Cache != "" {
-		a = append(a, "--bind", b.Cache, "/cache")
+	if b.Harness != "" {
+		a = append(a, "--ro-bind", b.Harness, "/opt/harness", "--bind", b.Socket, "/run/model.sock", "--setenv", "MODEL_SOCKET", "/run/model.sock")
 	}
-	for dst, src := range b.RO {
-		a = append(a, "--ro-bind", src, dst)
+	env := append([]string{"PATH", gr + "/bin:/usr/bin:/bin", "HOME", "/tmp", "TMPDIR", "/tmp", "LANG", "C.UTF-8", "GOCACHE", "/cache",
+		"GOPATH", "/tmp/go", "GOPROXY", "off", "GOTOOLCHAIN", "local", "GOTELEMETRY", "off", "CGO_ENABLED", "0", "GOFLAGS", "-mod=mod"}, b.Env...)
+	for i := 0; i+1 < len(env); i += 2 {
+		a = append(a, "--setenv", env[i], env[i+1])
 	}
-	for dst, src := range b.RW {
-		a = append(a, "--bind", src, dst)
-	}
-	env := map[string]string{"PATH": gr + "/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
-		"GOCACHE": "/cache", "GOPATH": "/tmp/go", "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOTELEMETRY": "off",
-		"CGO_ENABLED": "0", "GOFLAGS": "-mod=mod"}
-	for k, v := range b.Env {
-		env[k] = v
-	}
-	for k, v := range env {
-		a = append(a, "--setenv", k, v)
-	}
-	a = append(a, "--remount-ro", "/")
-	dir := b.Dir
-	if dir == "" {
-		dir = "/work"
-	}
-	return append(append(a, "--chdir", dir, "--"), b.Args...)
+	return append(append(a, "--remount-ro", "/", "--chdir", b.Dir, "--"), b.Args...)
 }
 
 // Run starts the sandbox and waits for it. It returns the exit status, the
-// combined output (capped), and whether the wall clock ran out; a timeout
-// kills every process of the sandbox.
+// combined output (capped) and whether the wall clock ran out. Killing
+// bubblewrap ends its pid namespace, so no process of the sandbox survives.
 func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
-	cg := newCgroup()
-	defer cg.remove()
-	// The shell joins the cgroup before exec, so every descendant is counted.
-	wrapper := fmt.Sprintf(`[ -z "$1" ] || echo $$ > "$1/cgroup.procs"; shift; exec "$@"`)
-	argv := append([]string{"sh", "-c", wrapper, "sh", cg.dir, "prlimit",
+	if b.Dir == "" {
+		b.Dir = "/work"
+	}
+	// A pids cgroup, where the machine lets us make one, caps the process
+	// count; the shell joins it before exec so every descendant is counted.
+	cg := fmt.Sprintf("/sys/fs/cgroup/pids/ratchet-%d-%d", os.Getpid(), time.Now().UnixNano())
+	if os.Mkdir(cg, 0o755) != nil || os.WriteFile(cg+"/pids.max", []byte(strconv.Itoa(maxProcs)), 0o644) != nil {
+		cg = ""
+	}
+	defer func() {
+		for i := 0; cg != "" && os.Remove(cg) != nil && i < 100; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	argv := append([]string{"-c", `[ -z "$1" ] || echo $$ > "$1/cgroup.procs"; shift; exec "$@"`, "sh", cg, "prlimit",
 		"--as=" + strconv.Itoa(maxMemory), "--fsize=" + strconv.Itoa(maxFile), "--nofile=4096", "--core=0", "bwrap"}, b.args()...)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := exec.CommandContext(ctx, "sh", argv...)
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error {
-		cg.kill()
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	var buf capped
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err = cmd.Run()
-	cg.kill()
 	timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	var ee *exec.ExitError
 	switch {
-	case err == nil:
 	case errors.As(err, &ee):
-		code, err = ee.ExitCode(), nil
-	case timedOut:
-		code, err = -1, nil
-	default:
-		return -1, buf.buf, false, fmt.Errorf("start sandbox: %w; is bubblewrap installed (apt-get install bubblewrap)?", err)
+		return ee.ExitCode(), buf, timedOut, nil
+	case err != nil && !timedOut:
+		return -1, buf, false, fmt.Errorf("start sandbox: %w; is bubblewrap installed (apt-get install bubblewrap)?", err)
+	case err != nil:
+		return -1, buf, true, nil
 	}
-	return code, buf.buf, timedOut, nil
+	return 0, buf, false, nil
 }
 
 // capped keeps the first maxOutput bytes written to it. exec calls Write
 // from one goroutine when stdout and stderr are the same writer.
-type capped struct{ buf []byte }
+type capped []byte
 
 func (c *capped) Write(p []byte) (int, error) {
-	c.buf = append(c.buf, p[:min(max(maxOutput-len(c.buf), 0), len(p))]...)
+	*c = append(*c, p[:min(max(maxOutput-len(*c), 0), len(p))]...)
 	return len(p), nil
 }
 
-// cgroup caps the process count of one sandbox with the pids controller,
-// when the machine lets us create one; otherwise dir is empty.
-type cgroup struct{ dir string }
-
-func newCgroup() cgroup {
-	dir := filepath.Join(cgroupRoot, fmt.Sprintf("ratchet-%d-%d", os.Getpid(), time.Now().UnixNano()))
-	if os.Mkdir(dir, 0o755) != nil {
-		return cgroup{}
-	}
-	if os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(maxProcs)), 0o644) != nil {
-		os.Remove(dir)
-		return cgroup{}
-	}
-	return cgroup{dir}
+// Proxy is a run's only way to the model. It listens on a unix socket bound
+// into the sandbox, injects the credential, forwards to the upstream, counts
+// tokens from usage (streams included) and answers 429 once the budget is
+// spent. It parses nothing but usage, and the credential never appears in
+// what it returns.
+type Proxy struct {
+	API, Upstream, key string
+	Budget, in, out    int64
+	mu                 sync.Mutex
+	srv                *http.Server
 }
 
-func (c cgroup) kill() {
-	if c.dir == "" {
+// StartProxy serves on the unix socket at sock.
+func StartProxy(sock, api, upstream, key string, budget int64) (*Proxy, error) {
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("start model proxy: %w", err)
+	}
+	p := &Proxy{API: api, Upstream: strings.TrimRight(upstream, "/"), key: key, Budget: budget}
+	p.srv = &http.Server{Handler: p}
+	go p.srv.Serve(ln)
+	return p, nil
+}
+
+// Close stops the proxy.
+func (p *Proxy) Close() error { return p.srv.Close() }
+
+// Used returns the tokens counted so far.
+func (p *Proxy) Used() (in, out int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.in, p.out
+}
+
+func (p *Proxy) scrub(s string) string {
+	if p.key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, p.key, "[credential]")
+}
+
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	fail := func(code int, typ, msg string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("x-should-retry", "false")
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": p.scrub(msg)}})
+	}
+	if in, out := p.Used(); in+out >= p.Budget {
+		fail(http.StatusTooManyRequests, "budget_exhausted", "the run's token budget is spent")
 		return
 	}
-	for range 50 {
-		b, _ := os.ReadFile(filepath.Join(c.dir, "cgroup.procs"))
-		pids := strings.Fields(string(b))
-		if len(pids) == 0 {
-			return
-		}
-		for _, p := range pids {
-			if n, err := strconv.Atoi(p); err == nil {
-				syscall.Kill(n, syscall.SIGKILL)
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	var req map[string]json.RawMessage
+	if p.API == "openai" && json.Unmarshal(body, &req) == nil && string(req["stream"]) == "true" {
+		// Ask for the usage chunk at the end of the stream, or it cannot be counted.
+		req["stream_options"] = json.RawMessage(`{"include_usage":true}`)
+		body, _ = json.Marshal(req)
+	}
+	up, _ := http.NewRequestWithContext(r.Context(), r.Method, p.Upstream+r.URL.RequestURI(), bytes.NewReader(body))
+	for _, h := range []string{"Content-Type", "Accept", "anthropic-version", "anthropic-beta"} {
+		up.Header.Set(h, r.Header.Get(h))
+	}
+	if p.key != "" && p.API == "anthropic" {
+		up.Header.Set("x-api-key", p.key)
+	} else if p.key != "" {
+		up.Header.Set("Authorization", "Bearer "+p.key)
+	}
+	resp, err := http.DefaultTransport.RoundTrip(up)
+	if err != nil {
+		fail(http.StatusBadGateway, "upstream_unreachable", "model server: "+err.Error())
+		return
+	}
+	defer resp.Body.Close()
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			if k != "Content-Length" && p.scrub(v) == v {
+				w.Header().Add(k, v)
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
+	w.WriteHeader(resp.StatusCode)
+	// Streams are relayed line by line (SSE events are lines) so that usage
+	// is counted and the credential scrubbed without holding them back.
+	var in, out int64
+	count := func(s string) {
+		i, o := usageOf(s)
+		in, out = max(in, i), max(out, o)
+	}
+	fl, _ := w.(http.Flusher)
+	br := bufio.NewReader(resp.Body)
+	for stream := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream"); stream; {
+		line, err := br.ReadString('\n')
+		count(strings.TrimPrefix(line, "data:"))
+		io.WriteString(w, p.scrub(line))
+		if fl != nil && line == "\n" {
+			fl.Flush()
+		}
+		stream = err == nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(br, 64<<20))
+	count(string(b))
+	io.WriteString(w, p.scrub(string(b)))
+	p.mu.Lock()
+	p.in, p.out = p.in+in, p.out+out
+	p.mu.Unlock()
 }
 
-func (c cgroup) remove() {
-	if c.dir != "" {
-		c.kill()
-		os.Remove(c.dir)
+// usageOf reads token counts from one JSON message: OpenAI's usage, or
+// Anthropic's (top-level, or in message_start's message), cache included.
+// Anthropic streams a running output total, so callers keep the maximum.
+func usageOf(s string) (in, out int64) {
+	if !strings.Contains(s, `"usage"`) {
+		return 0, 0
 	}
+	// encoding/json matches keys to field names without regard to case.
+	type usage struct{ Prompt_tokens, Completion_tokens, Input_tokens, Output_tokens, Cache_creation_input_tokens, Cache_read_input_tokens int64 }
+	var v struct {
+		Usage   *usage
+		Message struct{ Usage *usage }
+	}
+	json.Unmarshal([]byte(s), &v)
+	for _, u := range []*usage{v.Usage, v.Message.Usage} {
+		if u != nil {
+			in = max(in, u.Prompt_tokens+u.Input_tokens+u.Cache_creation_input_tokens+u.Cache_read_input_tokens)
+			out = max(out, u.Completion_tokens+u.Output_tokens)
+		}
+	}
+	return in, out
 }

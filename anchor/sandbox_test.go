@@ -32,8 +32,9 @@ func realBox(t *testing.T, e *testEnv) (Box, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	return Box{Work: work, Timeout: 30 * time.Second, RO: map[string]string{"/opt/harness": bin},
-		RW: map[string]string{"/run/model.sock": sock}, Env: map[string]string{"MODEL_SOCKET": "/run/model.sock"}}, work
+	cache := filepath.Join(t.TempDir(), "cache")
+	os.MkdirAll(cache, 0o755)
+	return Box{Work: work, Cache: cache, Timeout: 30 * time.Second, Harness: bin, Socket: sock}, work
 }
 
 func (b Box) sh(t *testing.T, script string) (int, string) {
@@ -154,10 +155,8 @@ func TestSandboxCapsOutputAndProcesses(t *testing.T) {
 	if err != nil || len(out) != maxOutput {
 		t.Fatalf("output = %d bytes, err %v; want the first %d", len(out), err, maxOutput)
 	}
-	if c := newCgroup(); c.dir == "" {
+	if st, err := os.Stat("/sys/fs/cgroup/pids"); err != nil || !st.IsDir() {
 		t.Skip("no pids cgroup on this machine: the process cap is not enforced here")
-	} else {
-		c.remove()
 	}
 	code, outs := box.sh(t, "for i in $(seq 700); do sleep 5 & done 2>&1 | tail -1; echo done")
 	if !strings.Contains(outs, "fork") && !strings.Contains(outs, "Resource temporarily unavailable") {

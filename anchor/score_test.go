@@ -56,9 +56,6 @@ func TestHiddenTestsMustRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := task.hiddenTests(); strings.Join(got, ",") != "TestThree,TestEmpty" && strings.Join(got, ",") != "TestEmpty,TestThree" {
-		t.Fatalf("hidden tests = %v", got)
-	}
 	// A TestMain that exits 0 without running anything: nothing is reported.
 	passed, total := Score(task, goEvents(`{"Action":"pass","Package":"p"}`), 0, nil)
 	if passed != 0 || total != 2 {

@@ -77,17 +77,17 @@ func TestManifest(t *testing.T) {
 func TestTaskHashCoversEveryFile(t *testing.T) {
 	e := newEnv(t)
 	dir := addTask(t, e.suite, "train", "hash-task")
-	h1, _ := taskHash(dir)
+	h1, _ := tarHash(dir)
 	for _, f := range []string{"hidden/sum_more_test.go", "reference/sum.go", "repo/sum.go", "task.toml"} {
 		b, _ := os.ReadFile(filepath.Join(dir, f))
 		os.WriteFile(filepath.Join(dir, f), append(b, ' '), 0o644)
-		h2, _ := taskHash(dir)
+		h2, _ := tarHash(dir)
 		if h2 == h1 {
 			t.Errorf("changing %s kept the task hash", f)
 		}
 		os.WriteFile(filepath.Join(dir, f), b, 0o644)
 	}
-	if h3, _ := taskHash(dir); h3 != h1 {
+	if h3, _ := tarHash(dir); h3 != h1 {
 		t.Error("restoring the files did not restore the hash")
 	}
 }
