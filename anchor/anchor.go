@@ -1,8 +1,10 @@
 package anchor
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -11,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -71,12 +74,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return fmt.Errorf("%v; %s", err, usage)
 	}
-	needs := map[string][]string{"init": {"harness"}, "run": {"harness", "task"}, "eval": {"harness", "split"}, "apply": {"candidate"}}
-	for _, n := range needs[args[0]] {
-		if fs.Lookup(n).Value.String() == "" {
-			return fmt.Errorf("anchor %s needs --%s; %s", args[0], n, usage)
-		}
-	}
 	switch {
 	case a.API != "openai" && a.API != "anthropic":
 		return fmt.Errorf("MODEL_API=%q is not supported; set it to openai or anthropic", a.API)
@@ -131,9 +128,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 				(SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND split = 'train' AND harness_hash = r.harness_hash AND model = r.model)
 				ORDER BY task_id`, hash, a.Model(), map[bool]float64{true: 1, false: 2}[*failed])
 		case "eval":
-			mean, runs, eerr := a.Evaluate(ctx, hash, *split, *force, !*asJSON)
+			mean, runs, eerr := a.Evaluate(ctx, hash, *split, *force)
 			v, err = map[string]any{"harness_hash": hash, "split": *split, "model": a.Model(), "mean": mean, "tasks": runs}, eerr
-			if !*asJSON {
+			if !*asJSON && err == nil {
+				_, err = fmt.Fprintf(out, "%s mean %.3f over %d tasks\n", *split, mean, len(runs))
 				return err
 			}
 		}
@@ -168,21 +166,18 @@ func atoi(s string, def int) int {
 	return def
 }
 
-func (a *Anchor) path(elem ...string) string { return filepath.Join(append([]string{a.Home}, elem...)...) }
+func (a *Anchor) path(elem ...string) string {
+	return filepath.Join(append([]string{a.Home}, elem...)...)
+}
 
 // The ledger: seed 004's four tables, plus meta for the frozen model and
 // the harness working copy. runs.error is empty for a run that happened as
 // intended; only such runs are served from the cache.
 const schema = `
-CREATE TABLE IF NOT EXISTS runs(id TEXT PRIMARY KEY, harness_hash TEXT, task_hash TEXT, task_id TEXT,
-  split TEXT, model TEXT, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER,
-  wall_ms INTEGER, exit_code INTEGER, trace_path TEXT, error TEXT NOT NULL DEFAULT '', created_at TEXT);
+CREATE TABLE IF NOT EXISTS runs(id TEXT PRIMARY KEY, harness_hash TEXT, task_hash TEXT, task_id TEXT, split TEXT, model TEXT, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER, wall_ms INTEGER, exit_code INTEGER, trace_path TEXT, error TEXT NOT NULL DEFAULT '', created_at TEXT);
 CREATE INDEX IF NOT EXISTS runs_key ON runs(harness_hash, task_hash, model);
-CREATE TABLE IF NOT EXISTS evals(id INTEGER PRIMARY KEY, harness_hash TEXT, split TEXT, model TEXT,
-  score REAL, n_tasks INTEGER, cached INTEGER, created_at TEXT);
-CREATE TABLE IF NOT EXISTS generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT,
-  diff_hash TEXT, component TEXT, hypothesis TEXT, trace_ids TEXT, decision TEXT, reason TEXT,
-  train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL, tokens INTEGER, created_at TEXT);
+CREATE TABLE IF NOT EXISTS evals(id INTEGER PRIMARY KEY, harness_hash TEXT, split TEXT, model TEXT, score REAL, n_tasks INTEGER, cached INTEGER, created_at TEXT);
+CREATE TABLE IF NOT EXISTS generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT, diff_hash TEXT, component TEXT, hypothesis TEXT, trace_ids TEXT, decision TEXT, reason TEXT, train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL, tokens INTEGER, created_at TEXT);
 CREATE TABLE IF NOT EXISTS head(id INTEGER PRIMARY KEY CHECK (id = 1), gen INTEGER);
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);`
 
@@ -377,7 +372,7 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 // head and refreshes the harness working copy.
 func (a *Anchor) newHead(ctx context.Context, g *Gen) error {
 	for _, dst := range []**float64{&g.TrainPost, &g.HoldoutPost} {
-		mean, runs, err := a.Evaluate(ctx, g.Hash, map[bool]string{true: "train", false: "holdout"}[dst == &g.TrainPost], false, true)
+		mean, runs, err := a.Evaluate(ctx, g.Hash, map[bool]string{true: "train", false: "holdout"}[dst == &g.TrainPost], false)
 		if err != nil {
 			return err
 		}
@@ -439,44 +434,48 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	sum := sha256.Sum256(diff)
 	g := Gen{Gen: a.nextGen(), Parent: &head.Gen, DiffHash: hex.EncodeToString(sum[:]), Component: c.Component,
 		Hypothesis: c.Hypothesis, TraceIDs: c.TraceIDs, Decision: "pending"}
-	step := func(reason string) error { g.Reason = reason; return a.putGen(&g, false) }
 	reject := func(reason string) error {
-		g.Decision = "reject"
+		if reason == "" {
+			return nil
+		}
+		g.Decision, g.Reason = "reject", reason
 		fmt.Fprintf(a.Out, "generation %d rejected: %s\n", g.Gen, reason)
-		return step(reason)
+		return a.putGen(&g, false)
 	}
 	files, err := a.readSnapshot(head.Hash)
-	if err = errors.Join(err, writeAtomic(a.path("diffs", g.DiffHash+".diff"), diff), step("step 1: diff checks")); err != nil {
+	if err = errors.Join(err, os.WriteFile(a.path("diffs", g.DiffHash+".diff"), diff, 0o644)); err != nil {
 		return err
-	}
-	if reason := checkDiff(diff, c.Component, manifest(files), files); reason != "" {
-		return reject(reason)
-	} else if err := step("step 3: task-string detector"); err != nil {
-		return err
-	} else if leak := a.leak(string(diff), files); leak != "" {
-		return reject("task-specific string in the diff: " + leak)
-	} else if err := step("step 4: apply and snapshot"); err != nil {
-		return err
-	}
-	if g.Hash, err = a.applyDiff(head.Hash, diff); err != nil {
-		return reject(err.Error())
-	} else if g.Hash == head.Hash {
-		return reject("no-op: the diff leaves the harness unchanged")
 	}
 	scores := map[string][2]**float64{"train": {&g.TrainPre, &g.TrainPost}, "holdout": {&g.HoldoutPre, &g.HoldoutPost}}
-	for i, split := range []string{"train", "holdout"} {
-		if err := step(fmt.Sprintf("step %d: evaluate on %s", 5+i, split)); err != nil {
-			return err
-		}
+	compare := func(split string) (string, error) {
 		for j, hash := range []string{head.Hash, g.Hash} {
-			mean, runs, err := a.Evaluate(ctx, hash, split, false, true)
+			mean, runs, err := a.Evaluate(ctx, hash, split, false)
 			if err != nil {
-				return err // the row stays pending; the next apply marks it interrupted
+				return "", err // the row stays pending; the next apply marks it interrupted
 			}
 			*scores[split][j], g.Tokens = &mean, g.Tokens+tokens(runs)*int64(j)
 		}
 		if pre, post := **scores[split][0], **scores[split][1]; post <= pre {
-			return reject(fmt.Sprintf("%s did not improve: %.3f -> %.3f (a tie rejects)", split, pre, post))
+			return fmt.Sprintf("%s did not improve: %.3f -> %.3f (a tie rejects)", split, pre, post), nil
+		}
+		return "", nil
+	}
+	for _, s := range []struct {
+		name  string
+		check func() (string, error)
+	}{
+		{"step 1: diff checks", func() (string, error) { return checkDiff(diff, c.Component, manifest(files), files), nil }},
+		{"step 3: task-string detector", func() (string, error) { return a.leak(string(diff), files), nil }},
+		{"step 4: apply and snapshot", func() (string, error) { return a.applyDiff(&g, head.Hash, diff), nil }},
+		{"step 5: evaluate on train", func() (string, error) { return compare("train") }},
+		{"step 6: evaluate on holdout", func() (string, error) { return compare("holdout") }},
+	} {
+		g.Reason = s.name
+		if err := a.putGen(&g, false); err != nil {
+			return err
+		}
+		if reason, err := s.check(); err != nil || reason != "" {
+			return errors.Join(err, reject(reason))
 		}
 	}
 	g.Decision, g.Reason = "accept", fmt.Sprintf("train %.3f -> %.3f, holdout %.3f -> %.3f", *g.TrainPre, *g.TrainPost, *g.HoldoutPre, *g.HoldoutPost)
@@ -543,7 +542,7 @@ func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
 	tasks, _ := filepath.Glob(filepath.Join(a.Tasks, "train", "*", "task.toml"))
 	for _, tt := range tasks {
 		t, err := LoadTask(filepath.Dir(tt))
-		repo, _ := readTree(filepath.Join(t.Dir, "repo"))
+		repo, _ := readTree(filepath.Join(t.Dir, "repo"), true)
 		if err != nil {
 			continue
 		}
@@ -566,7 +565,7 @@ func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
 		}
 		for _, p := range patterns {
 			if re := regexp.MustCompile(p[0]); re.MatchString(added.String()) && !re.MatchString(vocab.String()) {
-				return fmt.Sprintf("%q", p[1])
+				return fmt.Sprintf("task-specific string in the diff: %q", p[1])
 			}
 		}
 	}
@@ -574,23 +573,33 @@ func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
 }
 
 // applyDiff applies the diff with git apply to a scratch copy of the
-// snapshot and stores the result. An error is a diff that does not apply.
-func (a *Anchor) applyDiff(hash string, diff []byte) (string, error) {
-	dir, err := os.MkdirTemp(a.path("tmp"), "apply-")
+// snapshot and stores the result as g's harness. It returns a rejection
+// reason: a diff that does not apply, or one that changes nothing.
+func (a *Anchor) applyDiff(g *Gen, hash string, diff []byte) string {
+	dir := a.path("tmp", "apply-"+rand.Text())
 	defer os.RemoveAll(dir)
+	files, err := a.readSnapshot(hash)
 	if err == nil {
-		err = a.extract(hash, dir)
+		err = writeTree(dir, files)
 	}
 	if out, aerr := gitApply(diff, dir, "--whitespace=nowarn").CombinedOutput(); err == nil && aerr != nil {
 		err = fmt.Errorf("the diff does not apply: %s", strings.TrimSpace(string(out)))
 	}
-	if err != nil {
-		return "", err
+	if err == nil {
+		g.Hash, err = a.Snapshot(dir)
 	}
-	return a.Snapshot(dir)
+	if err == nil && g.Hash == hash {
+		err = errors.New("no-op: the diff leaves the harness unchanged")
+	}
+	return errText(err)
 }
 
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
 
 // gitApply runs git apply on diff in dir, never inside a repository that
 // happens to enclose dir.
@@ -598,4 +607,449 @@ func gitApply(diff []byte, dir string, flags ...string) *exec.Cmd {
 	cmd := exec.Command("git", append(append([]string{"apply"}, flags...), "-")...)
 	cmd.Dir, cmd.Stdin, cmd.Env = dir, bytes.NewReader(diff), append(os.Environ(), "GIT_DIR=/nonexistent")
 	return cmd
+}
+
+// Task is one task folder: task.toml, repo/, hidden/, reference/.
+type Task struct {
+	Dir, ID, Split, Prompt, Test, JUnit string
+	Timeout                             time.Duration
+}
+
+var tomlPair = regexp.MustCompile(`(?ms)^[ \t]*(\w+)[ \t]*=[ \t]*(?:"""\n?(.*?)"""|'''\n?(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')`)
+
+// LoadTask reads a task folder. task.toml holds string keys only: basic
+// (with escapes), literal, and multi-line (taken verbatim) strings. The
+// split is the name of the folder the task is in.
+func LoadTask(dir string) (Task, error) {
+	abs, _ := filepath.Abs(dir)
+	t := Task{Dir: abs, ID: filepath.Base(abs), Split: filepath.Base(filepath.Dir(abs)), Timeout: 10 * time.Minute}
+	b, err := os.ReadFile(filepath.Join(abs, "task.toml"))
+	vals := map[string]string{}
+	for _, m := range tomlPair.FindAllStringSubmatch(string(b), -1) {
+		v := m[2] + m[3] + m[5]
+		if m[4] != "" && json.Unmarshal([]byte(`"`+m[4]+`"`), &v) != nil {
+			err = fmt.Errorf("bad string for %s", m[1])
+		}
+		vals[m[1]] = v
+	}
+	t.Prompt, t.Test, t.JUnit = vals["prompt"], vals["test"], vals["junit"]
+	if err == nil && (t.Prompt == "" || t.Test == "") {
+		err = errors.New("task.toml needs prompt and test strings")
+	}
+	if s := vals["timeout"]; err == nil && s != "" {
+		t.Timeout, err = time.ParseDuration(s)
+	}
+	if err != nil {
+		return t, fmt.Errorf("task %s: %w (see tasks/README.md for the format)", dir, err)
+	}
+	return t, nil
+}
+
+// scoreCommand is the test command as scoring runs it: go test reports JSON.
+func (t Task) scoreCommand() string {
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(t.Test), "go test"); ok && !strings.Contains(rest, "-json") {
+		return "go test -json" + rest
+	}
+	return t.Test
+}
+
+var junitCase, junitBad = regexp.MustCompile(`<testcase[\s>/]`), regexp.MustCompile(`<(failure|error|skipped)[\s>/]`)
+var testFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(\w+ \*testing\.T\)`)
+
+// Score counts passed and total tests from the scoring run: go test -json
+// events, a JUnit XML report, or the exit status. Skips never pass, every
+// Go test in hidden/ must report (so a planted TestMain or a broken build
+// cannot pass), and a suite that never ran is one failure.
+func Score(t Task, out []byte, exit int, report []byte) (passed, total int) {
+	switch {
+	case t.JUnit != "": // a <testcase> holding <failure>, <error> or <skipped> did not pass
+		total = len(junitCase.FindAll(report, -1))
+		passed = max(total-len(junitBad.FindAll(report, -1)), 0)
+	case strings.Contains(t.scoreCommand(), "go test -json"):
+		final, ran, seen := map[string]string{}, map[string]bool{}, map[string]bool{}
+		for _, line := range strings.Split(string(out), "\n") {
+			var e struct{ Action, Package, Test string }
+			if json.Unmarshal([]byte(line), &e) != nil || (e.Action != "pass" && e.Action != "fail" && e.Action != "skip") {
+				continue
+			}
+			final[e.Package+" "+e.Test], ran[e.Package], seen[e.Test] = e.Action, ran[e.Package] || e.Test != "", true
+		}
+		for k, a := range final {
+			pkg, test, _ := strings.Cut(k, " ")
+			if test != "" || (a == "fail" && !ran[pkg]) { // a package that failed before any test ran counts once
+				total++
+				passed += map[bool]int{true: 1}[a == "pass"]
+			}
+		}
+		hidden, _ := readTree(filepath.Join(t.Dir, "hidden"), true)
+		for f, b := range hidden {
+			for _, m := range testFunc.FindAllStringSubmatch(string(b), -1) {
+				if strings.HasSuffix(f, "_test.go") && !seen[m[1]] {
+					total++ // a hidden test that never reported did not run
+				}
+			}
+		}
+	case exit == 0:
+		passed, total = 1, 1
+	}
+	if exit != 0 && passed == total {
+		total++ // the command failed for a reason no test reported
+	}
+	return passed, max(total, 1)
+}
+
+// Run is one runs row: a harness on a task under a model.
+type Run struct {
+	ID          string  `json:"id"`
+	HarnessHash string  `json:"harness_hash"`
+	TaskHash    string  `json:"task_hash"`
+	TaskID      string  `json:"task_id"`
+	Split       string  `json:"split"`
+	Model       string  `json:"model"`
+	Score       float64 `json:"score"`
+	Passed      int     `json:"passed"`
+	Total       int     `json:"total"`
+	TokensIn    int64   `json:"tokens_in"`
+	TokensOut   int64   `json:"tokens_out"`
+	WallMS      int64   `json:"wall_ms"`
+	ExitCode    int     `json:"exit_code"`
+	TracePath   string  `json:"trace_path"`
+	Error       string  `json:"error"`
+	CreatedAt   string  `json:"created_at"`
+	Cached      bool    `json:"cached"`
+}
+
+func tokens(runs []Run) (n int64) {
+	for _, r := range runs {
+		n += r.TokensIn + r.TokensOut
+	}
+	return n
+}
+
+// RunTask runs harness hash on the task in dir, or returns the cached run
+// for (harness, task, model). Runs that errored or timed out are recorded
+// but never served from the cache.
+func (a *Anchor) RunTask(ctx context.Context, hash, dir string, force bool) (Run, error) {
+	t, err := LoadTask(dir)
+	task, herr := readTree(t.Dir, true)
+	th := hashOf(task)
+	cached, qerr := query[Run](a.db, `SELECT * FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ? AND error = ''
+		ORDER BY created_at DESC LIMIT 1`, hash, th, a.Model())
+	if err = errors.Join(err, herr, qerr); err != nil || (len(cached) == 1 && !force) {
+		c := append(cached, Run{})[0]
+		c.Cached = err == nil
+		return c, err
+	}
+	r := Run{ID: strings.ToLower(rand.Text()[:16]), HarnessHash: hash, TaskHash: th, TaskID: t.ID, Split: t.Split, Model: a.Model(), CreatedAt: now()}
+	r.TracePath, _ = filepath.Abs(a.path("traces", r.ID+".jsonl"))
+	start := time.Now()
+	a.attempt(ctx, t, &r)
+	r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(r.Total)
+	return r, errors.Join(insert(a.db, "runs", r), ctx.Err())
+}
+
+// attempt fills in r: build, agent sandbox, scoring sandbox. What goes
+// wrong with the harness is written into r, not returned.
+func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
+	r.ExitCode, r.Total = -1, 1
+	tmp, err := os.MkdirTemp(a.path("tmp"), r.ID+"-")
+	defer os.RemoveAll(tmp)
+	work, sock := filepath.Join(tmp, "work"), filepath.Join(tmp, "model.sock")
+	var bin, cache string
+	var proxy *Proxy
+	for _, step := range []func(){
+		func() { bin, err = a.build(r.HarnessHash) },
+		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
+		func() {
+			err = errors.Join(os.WriteFile(filepath.Join(work, "prompt.txt"), []byte(t.Prompt), 0o644),
+				os.WriteFile(filepath.Join(work, "test.txt"), []byte(t.Test+"\n"), 0o644), os.WriteFile(filepath.Join(work, "trace.jsonl"), nil, 0o644))
+		},
+		func() { cache, err = a.cacheCopy(tmp, "agent-cache") },
+		func() { proxy, err = StartProxy(sock, a.API, a.URL, a.key, a.Budget) },
+	} {
+		if err == nil {
+			step()
+		}
+	}
+	if err != nil {
+		r.Error = err.Error()
+		return
+	}
+	box := Box{Work: work, Cache: cache, Timeout: t.Timeout, Harness: bin, Socket: sock, Args: []string{"/opt/harness", "/work"},
+		Env: []string{"MODEL_API", a.API, "MODEL_NAME", a.ModelName, "MODEL_OPTIONS", a.Options}}
+	code, out, timedOut, err := box.Run(ctx)
+	proxy.Close()
+	r.TokensIn, r.TokensOut = proxy.Used()
+	r.ExitCode = code
+	if trace, terr := os.ReadFile(filepath.Join(work, "trace.jsonl")); terr == nil {
+		os.WriteFile(r.TracePath, trace, 0o644)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	switch {
+	case err != nil || ctx.Err() != nil:
+		r.Error = errors.Join(err, ctx.Err()).Error()
+		return
+	case timedOut:
+		r.Error = fmt.Sprintf("agent run timed out after %s", t.Timeout)
+	case code != 0:
+		r.Error = fmt.Sprintf("harness exited with status %d: %s", code, lines[len(lines)-1])
+	}
+	// Score what the agent left even after a timeout; such runs are still
+	// never served from the cache.
+	a.score(ctx, t, work, tmp, r)
+}
+
+// score runs the task's tests in a fresh sandbox on the agent's final tree
+// with hidden/ overlaid. A report file the agent left is deleted first.
+func (a *Anchor) score(ctx context.Context, t Task, work, tmp string, r *Run) {
+	r.Passed, r.Total = 0, 1
+	dir := filepath.Join(tmp, "score")
+	report := filepath.Join(dir, "task", filepath.Clean("/"+t.JUnit))
+	cache, err := a.cacheCopy(tmp, "score-cache")
+	if err == nil {
+		err = copyTree(filepath.Join(work, "task"), filepath.Join(dir, "task"))
+	}
+	if _, serr := os.Stat(filepath.Join(t.Dir, "hidden")); err == nil && serr == nil {
+		err = copyTree(filepath.Join(t.Dir, "hidden"), filepath.Join(dir, "task"))
+	}
+	if err == nil && t.JUnit != "" {
+		err = os.RemoveAll(report)
+	}
+	box := Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.scoreCommand()}}
+	code, out, timedOut := 0, []byte(nil), false
+	if err == nil {
+		code, out, timedOut, err = box.Run(ctx)
+	}
+	if err = errors.Join(err, map[bool]error{true: errors.New("timed out")}[timedOut]); err != nil {
+		r.Error = strings.TrimPrefix(r.Error+"; scoring: "+err.Error(), "; ")
+		return
+	}
+	var rep []byte
+	if st, err := os.Lstat(report); err == nil && st.Mode().IsRegular() && t.JUnit != "" {
+		rep, _ = os.ReadFile(report)
+	}
+	r.Passed, r.Total = Score(t, out, code, rep)
+}
+
+// Evaluate runs every task of a split, --jobs at a time, through the run
+// cache, records an evals row and returns the mean score. It reports each
+// task on stderr as it finishes.
+func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (float64, []Run, error) {
+	dirs, _ := filepath.Glob(filepath.Join(a.Tasks, split, "*", "task.toml"))
+	if err := a.frozenModel(); err != nil {
+		return 0, nil, err
+	} else if split != "train" && split != "holdout" && split != "sealed" || len(dirs) == 0 {
+		return 0, nil, fmt.Errorf("no tasks in %s; --split is train, holdout or sealed, and --tasks / ANCHOR_TASKS a suite with <split>/<id>/task.toml", filepath.Join(a.Tasks, split))
+	}
+	runs, errs := make([]Run, len(dirs)), make([]error, len(dirs))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, a.Jobs)
+	for i, d := range dirs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r, err := a.RunTask(ctx, hash, filepath.Dir(d), force)
+			mu.Lock()
+			defer mu.Unlock()
+			if runs[i], errs[i] = r, err; err == nil {
+				fmt.Fprintf(os.Stderr, "%-28s %5.3f %3d/%-3d %7d tokens  cached=%-5v %s\n", r.TaskID, r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, r.Error)
+			}
+		})
+	}
+	wg.Wait()
+	mean, cached := 0.0, 0
+	for _, r := range runs {
+		mean, cached = mean+r.Score/float64(len(dirs)), cached+map[bool]int{true: 1}[r.Cached]
+	}
+	if err := errors.Join(errs...); err != nil {
+		return 0, runs, err
+	}
+	fmt.Fprintf(os.Stderr, "%s mean %.3f over %d tasks (%d from the cache)\n", split, mean, len(dirs), cached)
+	return mean, runs, insert(a.db, "evals", map[string]any{"harness_hash": hash, "split": split, "model": a.Model(), "score": mean,
+		"n_tasks": len(dirs), "cached": cached, "created_at": now()})
+}
+
+// maxTree caps the bytes of a tree the anchor reads.
+var maxTree = 1 << 30
+
+// readTree reads the regular files under dir by slash-separated path. For
+// snapshots and tasks (strict) a symlink or special file is an error and
+// dot-entries are skipped. For an agent's tree, symlinks are skipped, never
+// followed, and special files are refused.
+func readTree(dir string, strict bool) (map[string][]byte, error) {
+	files, size := map[string][]byte{}, 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case err != nil:
+			return err
+		case strict && p != dir && strings.HasPrefix(d.Name(), "."):
+			return map[bool]error{true: filepath.SkipDir}[d.IsDir()]
+		case d.IsDir() || !strict && d.Type()&fs.ModeSymlink != 0:
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("refusing %s: not a regular file", p)
+		case size > maxTree:
+			return fmt.Errorf("refusing %s: more than %d bytes", dir, maxTree)
+		}
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		size += len(files[filepath.ToSlash(rel)])
+		return err
+	})
+	return files, err
+}
+
+// copyTree copies src into dst, over what is there (see readTree).
+func copyTree(src, dst string) error {
+	files, err := readTree(src, false)
+	return errors.Join(err, writeTree(dst, files))
+}
+
+// hashOf is the sha256 of the deterministic tar of files: sorted paths,
+// zero mtimes, fixed modes, no owners. It names a snapshot or a task.
+func hashOf(files map[string][]byte) string {
+	h := sha256.New()
+	tw := tar.NewWriter(h)
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		tw.WriteHeader(&tar.Header{Name: f, Mode: 0o644, Size: int64(len(files[f])), Typeflag: tar.TypeReg, Format: tar.FormatPAX})
+		tw.Write(files[f])
+	}
+	tw.Close()
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeTree writes files under dst; a script (#!) is made executable.
+func writeTree(dst string, files map[string][]byte) (err error) {
+	for name, b := range files {
+		p := filepath.Join(dst, name)
+		os.Remove(p) // replace, never write through a link
+		err = errors.Join(err, os.MkdirAll(filepath.Dir(p), 0o755), os.WriteFile(p, b, map[bool]os.FileMode{true: 0o755, false: 0o644}[bytes.HasPrefix(b, []byte("#!"))]))
+	}
+	return err
+}
+
+// Snapshot stores the files of dir in snapshots/<hash>, hash being their
+// sha256 (hashOf), and returns the hash.
+func (a *Anchor) Snapshot(dir string) (string, error) {
+	files, err := readTree(dir, true)
+	if err == nil && len(files) == 0 {
+		err = errors.New("no files")
+	}
+	hash, tmp := hashOf(files), a.path("tmp", "snap-"+rand.Text())
+	defer os.RemoveAll(tmp)
+	if _, serr := os.Stat(a.path("snapshots", hash)); err == nil && serr != nil {
+		err = errors.Join(writeTree(tmp, files), os.Rename(tmp, a.path("snapshots", hash)))
+	}
+	if err != nil {
+		return "", fmt.Errorf("snapshot %s: %w; point it at the harness folder", dir, err)
+	}
+	return hash, nil
+}
+
+// resolveHarness turns a folder, a stored snapshot's hash or "head" into a
+// stored snapshot's hash.
+func (a *Anchor) resolveHarness(arg string) (string, error) {
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		return a.Snapshot(arg)
+	} else if arg == "head" {
+		h, err := a.head()
+		return h.Hash, err
+	} else if _, err := os.Stat(a.path("snapshots", arg)); err != nil || !filepath.IsLocal(arg) {
+		return "", fmt.Errorf("--harness %q is neither a folder nor a stored snapshot hash; pass the harness folder or a hash from anchor log --json", arg)
+	}
+	return arg, nil
+}
+
+// readSnapshot returns the files of a stored snapshot, checked against its
+// hash, so that a snapshot changed on disk is never used.
+func (a *Anchor) readSnapshot(hash string) (map[string][]byte, error) {
+	files, err := readTree(a.path("snapshots", hash), true)
+	if err == nil && hashOf(files) != hash {
+		err = errors.New("its files no longer match its hash")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", hash, err)
+	}
+	return files, nil
+}
+
+// refreshWorkingCopy makes dir hold exactly snapshot hash. If it fails
+// half way the ledger is still right, and a rollback to the head redoes it.
+func (a *Anchor) refreshWorkingCopy(hash, dir string) error {
+	files, err := a.readSnapshot(hash)
+	if err == nil && dir != "" {
+		err = errors.Join(os.RemoveAll(dir), writeTree(dir, files))
+	}
+	if err != nil {
+		return fmt.Errorf("refresh %s: %w; the ledger is right: run anchor rollback with the head generation to retry", dir, err)
+	}
+	return nil
+}
+
+var manifestList, quoted, comment = regexp.MustCompile(`editable\s*=\s*\[([^\]]*)\]`), regexp.MustCompile(`"([^"\n]+)"`), regexp.MustCompile(`#.*`)
+
+// manifest reads the editable list of harness/manifest.toml: the quoted
+// strings inside editable = [ ... ], comments stripped. Nothing else.
+func manifest(files map[string][]byte) (out []string) {
+	if m := manifestList.FindSubmatch(comment.ReplaceAll(files["manifest.toml"], nil)); m != nil {
+		for _, q := range quoted.FindAllSubmatch(m[1], -1) {
+			out = append(out, string(q[1]))
+		}
+	}
+	return out
+}
+
+// build compiles a stored snapshot offline, once per hash. A snapshot
+// that does not compile yields the compiler's message as an error.
+func (a *Anchor) build(hash string) (string, error) {
+	a.buildMu.Lock()
+	defer a.buildMu.Unlock()
+	bin, _ := filepath.Abs(a.path("builds", hash))
+	cache, _ := filepath.Abs(a.path("cache", "build"))
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	} else if _, err := a.readSnapshot(hash); err != nil {
+		return "", err
+	} else if out, err := goCmd(a.path("snapshots", hash), cache, "build", "-trimpath", "-o", bin+".tmp", "."); err != nil {
+		return "", fmt.Errorf("harness does not build: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return bin, os.Rename(bin+".tmp", bin)
+}
+
+// goCmd runs the anchor's own go command, offline.
+func goCmd(dir, cache string, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=readonly", "GOCACHE="+cache)
+	return cmd.CombinedOutput()
+}
+
+// warmSource is compiled once into a trusted build cache of which every
+// sandbox gets a private copy: no test run rebuilds the standard library,
+// and no run can poison another's cache.
+const warmSource = `package warm
+import (_ "bufio"; _ "bytes"; _ "container/heap"; _ "encoding/json"; _ "errors"; _ "fmt"; _ "io"; _ "math"; _ "os"
+	_ "regexp"; _ "sort"; _ "strconv"; _ "strings"; _ "sync"; _ "time"; _ "unicode"; "testing")
+func TestWarm(t *testing.T) {}
+`
+
+func (a *Anchor) cacheCopy(tmp, name string) (string, error) {
+	a.warmMu.Lock()
+	warm, _ := filepath.Abs(a.path("cache", "warm"))
+	_, err := os.Stat(filepath.Join(warm, "ready"))
+	if err != nil {
+		src, _ := os.MkdirTemp(a.path("tmp"), "warm-")
+		defer os.RemoveAll(src)
+		os.WriteFile(filepath.Join(src, "go.mod"), []byte("module warm\n"), 0o644)
+		os.WriteFile(filepath.Join(src, "warm_test.go"), []byte(warmSource), 0o644)
+		if out, gerr := goCmd(src, warm, "test", "-count=1", "."); gerr != nil {
+			err = fmt.Errorf("warm the build cache: %v: %s", gerr, out)
+		} else {
+			err = os.WriteFile(filepath.Join(warm, "ready"), nil, 0o644)
+		}
+	}
+	a.warmMu.Unlock()
+	dst := filepath.Join(tmp, name)
+	return dst, errors.Join(err, copyTree(warm, dst))
 }

@@ -15,7 +15,7 @@ import (
 func makeDiff(t testing.TB, dir string, edits map[string]string) string {
 	t.Helper()
 	work := filepath.Join(t.TempDir(), "h")
-	if err := copyTree(dir, work, 1<<30); err != nil {
+	if err := copyTree(dir, work); err != nil {
 		t.Fatal(err)
 	}
 	git := func(args ...string) string {

@@ -24,7 +24,7 @@ func harnessDir(t testing.TB) string {
 func copyHarness(t testing.TB) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "harness")
-	if err := copyTree(harnessDir(t), dst, 1<<30); err != nil {
+	if err := copyTree(harnessDir(t), dst); err != nil {
 		t.Fatal(err)
 	}
 	return dst
@@ -107,7 +107,7 @@ func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
 	var out bytes.Buffer
 	a := &Anchor{Home: home, Tasks: filepath.Join(t.TempDir(), "suite"), Jobs: 2, Budget: 100000,
 		API: "openai", URL: srv.URL, ModelName: "scripted", key: "sk-test-SECRET-123", Out: &out}
-	if err := copyTree(templateCache, a.path("cache"), 4<<30); err != nil {
+	if err := copyTree(templateCache, a.path("cache")); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.open(); err != nil {
@@ -148,4 +148,13 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// extract writes a stored snapshot into dst.
+func (a *Anchor) extract(hash, dst string) error {
+	files, err := a.readSnapshot(hash)
+	if err != nil {
+		return err
+	}
+	return writeTree(dst, files)
 }

@@ -88,7 +88,7 @@ func TestInitTwiceAndFrozenModel(t *testing.T) {
 		t.Errorf("second init: %v", err)
 	}
 	e.a.Options = `{"options":{"num_ctx":8192}}`
-	if _, _, err := e.a.Evaluate(ctx(), "0000", "train", false, false); err == nil || !strings.Contains(err.Error(), "frozen") {
+	if _, _, err := e.a.Evaluate(ctx(), "0000", "train", false); err == nil || !strings.Contains(err.Error(), "frozen") {
 		t.Errorf("eval with other options: %v", err)
 	}
 }

@@ -24,7 +24,7 @@ func sources(t *testing.T) []string {
 			}
 		}
 	}
-	if len(files) < 5 {
+	if len(files) < 3 {
 		t.Fatalf("found only %v", files)
 	}
 	return files

@@ -36,11 +36,8 @@ const (
 )
 
 var goroot = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return "/usr/local/go"
-	}
-	return strings.TrimSpace(string(out))
+	out, _ := exec.Command("go", "env", "GOROOT").Output()
+	return cmp(strings.TrimSpace(string(out)), "/usr/local/go")
 })
 
 func (b *Box) args() []string {
@@ -190,13 +187,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer resp.Body.Close()
-	for k, vs := range resp.Header {
-		for _, v := range vs {
-			if k != "Content-Length" && p.scrub(v) == v {
-				w.Header().Add(k, v)
-			}
-		}
-	}
+	w.Header().Set("Content-Type", resp.Header.Get("Content-Type")) // no other upstream header is relayed
 	w.WriteHeader(resp.StatusCode)
 	// Streams are relayed line by line (SSE events are lines) so that usage
 	// is counted and the credential scrubbed without holding them back.

@@ -68,7 +68,7 @@ func scoreTree(t *testing.T, e *testEnv, task Task, tree map[string]string) Run 
 	t.Helper()
 	tmp := t.TempDir()
 	work := filepath.Join(tmp, "work")
-	copyTree(filepath.Join(task.Dir, "repo"), filepath.Join(work, "task"), 1<<30)
+	copyTree(filepath.Join(task.Dir, "repo"), filepath.Join(work, "task"))
 	writeFiles(t, filepath.Join(work, "task"), tree)
 	var r Run
 	e.a.score(ctx(), task, work, tmp, &r)

@@ -77,17 +77,17 @@ func TestManifest(t *testing.T) {
 func TestTaskHashCoversEveryFile(t *testing.T) {
 	e := newEnv(t)
 	dir := addTask(t, e.suite, "train", "hash-task")
-	h1, _ := tarHash(dir)
+	h1, _ := hashOfDir(dir)
 	for _, f := range []string{"hidden/sum_more_test.go", "reference/sum.go", "repo/sum.go", "task.toml"} {
 		b, _ := os.ReadFile(filepath.Join(dir, f))
 		os.WriteFile(filepath.Join(dir, f), append(b, ' '), 0o644)
-		h2, _ := tarHash(dir)
+		h2, _ := hashOfDir(dir)
 		if h2 == h1 {
 			t.Errorf("changing %s kept the task hash", f)
 		}
 		os.WriteFile(filepath.Join(dir, f), b, 0o644)
 	}
-	if h3, _ := tarHash(dir); h3 != h1 {
+	if h3, _ := hashOfDir(dir); h3 != h1 {
 		t.Error("restoring the files did not restore the hash")
 	}
 }
@@ -99,7 +99,7 @@ func TestCopyTreeNeverFollowsLinks(t *testing.T) {
 	writeFiles(t, outside, map[string]string{"secret": "s3cret"})
 	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(src, "link"))
 	os.Symlink(outside, filepath.Join(src, "dirlink"))
-	if err := copyTree(src, dst, 1<<20); err != nil {
+	if err := copyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(dst, "link")); err == nil {
@@ -118,7 +118,7 @@ func TestCopyTreeNeverFollowsLinks(t *testing.T) {
 	os.Remove(filepath.Join(src, "dirlink"))
 	os.RemoveAll(filepath.Join(dst, "a.go"))
 	os.RemoveAll(filepath.Join(dst, "sub", "b.go"))
-	if err := copyTree(src, dst, 1<<20); err != nil {
+	if err := copyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "s3cret" {
@@ -128,12 +128,19 @@ func TestCopyTreeNeverFollowsLinks(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyTree(src, filepath.Join(t.TempDir(), "o2"), 1<<20); err == nil || !strings.Contains(err.Error(), "special file") {
+	if err := copyTree(src, filepath.Join(t.TempDir(), "o2")); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a FIFO was copied: %v", err)
 	}
 	os.Remove(fifo)
 	writeFiles(t, src, map[string]string{"big": strings.Repeat("x", 2<<20)})
-	if err := copyTree(src, filepath.Join(t.TempDir(), "o3"), 1<<20); err == nil {
+	defer func(old int) { maxTree = old }(maxTree)
+	maxTree = 1 << 20
+	if err := copyTree(src, filepath.Join(t.TempDir(), "o3")); err == nil {
 		t.Error("a tree over the size limit was copied")
 	}
+}
+
+func hashOfDir(dir string) (string, error) {
+	files, err := readTree(dir, true)
+	return hashOf(files), err
 }
