@@ -66,8 +66,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&a.Home, "home", env("ANCHOR_HOME", ".anchor"), "")
 	fs.StringVar(&a.Tasks, "tasks", env("ANCHOR_TASKS", "tasks/example"), "")
-	fs.IntVar(&a.Jobs, "jobs", atoi(os.Getenv("ANCHOR_JOBS"), runtime.NumCPU()), "")
-	fs.Int64Var(&a.Budget, "budget", int64(atoi(os.Getenv("ANCHOR_BUDGET"), 100000)), "")
+	jobs, _ := strconv.Atoi(env("ANCHOR_JOBS", strconv.Itoa(runtime.NumCPU())))
+	budget, _ := strconv.ParseInt(env("ANCHOR_BUDGET", "100000"), 10, 64)
+	fs.IntVar(&a.Jobs, "jobs", jobs, "")
+	fs.Int64Var(&a.Budget, "budget", budget, "")
 	harness, task, split := fs.String("harness", "", ""), fs.String("task", "", ""), fs.String("split", "", "")
 	candidate, force := fs.String("candidate", "", ""), fs.Bool("force", false, "")
 	asJSON, failed := fs.Bool("json", false, ""), fs.Bool("failed", false, "")
@@ -101,8 +103,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		defer unlock()
 	}
-	var v any
-	switch args[0] {
+	switch gen, err := strconv.Atoi(fs.Arg(0)); args[0] {
 	case "init":
 		return a.Init(ctx, *harness)
 	case "apply":
@@ -110,37 +111,35 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case "log":
 		return a.Log(*asJSON)
 	case "rollback":
-		gen, err := strconv.Atoi(fs.Arg(0))
 		if fs.NArg() != 1 || err != nil {
 			return errors.New("usage: anchor rollback GEN (a generation number from anchor log)")
 		}
 		return a.Rollback(ctx, gen)
-	case "run", "eval", "traces":
-		hash, err := a.resolveHarness(cmp(*harness, "head"))
-		if err != nil {
-			return err
-		}
-		switch args[0] {
-		case "run":
-			v, err = a.RunTask(ctx, hash, *task, *force)
-		case "traces":
-			v, err = query[Run](a.db, `SELECT * FROM runs r WHERE split = 'train' AND harness_hash = ? AND model = ? AND score < ? AND created_at =
-				(SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND split = 'train' AND harness_hash = r.harness_hash AND model = r.model)
-				ORDER BY task_id`, hash, a.Model(), map[bool]float64{true: 1, false: 2}[*failed])
-		case "eval":
-			mean, runs, eerr := a.Evaluate(ctx, hash, *split, *force)
-			v, err = map[string]any{"harness_hash": hash, "split": *split, "model": a.Model(), "mean": mean, "tasks": runs}, eerr
-			if !*asJSON && err == nil {
-				_, err = fmt.Fprintf(out, "%s mean %.3f over %d tasks\n", *split, mean, len(runs))
-				return err
-			}
-		}
-		if err != nil {
-			return err
-		}
-		return json.NewEncoder(out).Encode(v)
+	case "run", "traces", "eval":
+	default:
+		return errors.New(usage)
 	}
-	return errors.New(usage)
+	hash, err := a.resolveHarness(cmp(*harness, "head"))
+	var v any
+	switch {
+	case err != nil:
+	case args[0] == "run":
+		v, err = a.RunTask(ctx, hash, *task, *force)
+	case args[0] == "traces":
+		v, err = scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs r WHERE split = 'train' AND harness_hash = ? AND model = ? AND score < ? AND created_at =
+			(SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND split = 'train' AND harness_hash = r.harness_hash AND model = r.model)
+			ORDER BY task_id`, hash, a.Model(), map[bool]float64{true: 1, false: 2}[*failed])
+	default:
+		mean, runs, _, eerr := a.Evaluate(ctx, hash, *split, *force)
+		if v, err = map[string]any{"harness_hash": hash, "split": *split, "model": a.Model(), "mean": mean, "tasks": runs}, eerr; !*asJSON && err == nil {
+			_, err = fmt.Fprintf(out, "%s mean %.3f over %d tasks\n", *split, mean, len(runs))
+			return err
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(out).Encode(v)
 }
 
 // Model names the frozen model of a run: the API, the name and a hash of
@@ -159,13 +158,6 @@ func cmp(v, def string) string {
 	return def
 }
 
-func atoi(s string, def int) int {
-	if n, err := strconv.Atoi(s); err == nil {
-		return n
-	}
-	return def
-}
-
 func (a *Anchor) path(elem ...string) string {
 	return filepath.Join(append([]string{a.Home}, elem...)...)
 }
@@ -179,75 +171,45 @@ CREATE INDEX IF NOT EXISTS runs_key ON runs(harness_hash, task_hash, model);
 CREATE TABLE IF NOT EXISTS evals(id INTEGER PRIMARY KEY, harness_hash TEXT, split TEXT, model TEXT, score REAL, n_tasks INTEGER, cached INTEGER, created_at TEXT);
 CREATE TABLE IF NOT EXISTS generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT, diff_hash TEXT, component TEXT, hypothesis TEXT, trace_ids TEXT, decision TEXT, reason TEXT, train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL, tokens INTEGER, created_at TEXT);
 CREATE TABLE IF NOT EXISTS head(id INTEGER PRIMARY KEY CHECK (id = 1), gen INTEGER);
+CREATE TRIGGER IF NOT EXISTS head_moves AFTER INSERT ON generations WHEN NEW.decision IN ('baseline', 'accept', 'rollback')
+  BEGIN INSERT OR REPLACE INTO head(id, gen) VALUES(1, NEW.gen); END;
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);`
 
 func (a *Anchor) open() error {
+	var err error
 	for _, d := range []string{"snapshots", "traces", "builds", "diffs", "tmp"} {
-		if err := os.MkdirAll(a.path(d), 0o755); err != nil {
-			return fmt.Errorf("create anchor home: %w; check --home / ANCHOR_HOME", err)
-		}
+		err = errors.Join(err, os.MkdirAll(a.path(d), 0o755))
 	}
-	db, err := sql.Open("sqlite", a.path("ledger.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)")
-	if err == nil {
+	db, oerr := sql.Open("sqlite", a.path("ledger.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)")
+	if err = errors.Join(err, oerr); err == nil {
 		db.SetMaxOpenConns(1)
 		_, err = db.Exec(schema)
 	}
 	if a.db = db; err != nil {
-		err = fmt.Errorf("open ledger %s: %w", a.path("ledger.db"), err)
+		err = fmt.Errorf("open the ledger in %s: %w; check --home / ANCHOR_HOME", a.Home, err)
 	}
 	return err
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
-// insert writes v, a struct whose json tags name the columns, as a row.
-func insert(db interface {
-	Exec(string, ...any) (sql.Result, error)
-}, table string, v any) error {
-	b, _ := json.Marshal(v)
-	var row map[string]any
-	json.Unmarshal(b, &row)
-	var cols, marks []string
-	var args []any
-	for c, val := range row {
-		if l, ok := val.([]any); ok {
-			j, _ := json.Marshal(l)
-			val = string(j)
-		}
-		if c != "head" && (c != "cached" || table != "runs") { // derived, not stored
-			cols, marks, args = append(cols, c), append(marks, "?"), append(args, val)
-		}
-	}
-	_, err := db.Exec(`INSERT OR REPLACE INTO `+table+`(`+strings.Join(cols, ",")+`) VALUES(`+strings.Join(marks, ",")+`)`, args...)
+// put inserts or replaces a row; fields point at its values, in cols order.
+func put(db *sql.DB, table, cols string, fields ...any) error {
+	_, err := db.Exec(`INSERT OR REPLACE INTO `+table+`(`+cols+`) VALUES(?`+strings.Repeat(",?", len(fields)-1)+`)`, fields...)
 	return err
 }
 
-// query reads rows into structs whose json tags name the columns.
-func query[T any](db *sql.DB, q string, args ...any) ([]T, error) {
+// scan reads rows into values of T through fields, which points at them.
+func scan[T any](db *sql.DB, fields func(*T) []any, q string, args ...any) ([]T, error) {
 	rows, err := db.Query(q, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	cols, _ := rows.Columns()
 	out := []T{}
 	for rows.Next() {
-		vals, ptrs, row := make([]any, len(cols)), make([]any, len(cols)), map[string]any{}
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		rows.Scan(ptrs...)
-		for i, c := range cols {
-			row[c] = vals[i]
-			if s, ok := vals[i].(string); ok && c == "trace_ids" {
-				row[c] = json.RawMessage(s)
-			} else if c == "head" {
-				row[c] = vals[i] == int64(1)
-			}
-		}
-		b, _ := json.Marshal(row)
 		var v T
-		if err := json.Unmarshal(b, &v); err != nil {
+		if err := rows.Scan(fields(&v)...); err != nil {
 			return nil, err
 		}
 		out = append(out, v)
@@ -255,50 +217,48 @@ func query[T any](db *sql.DB, q string, args ...any) ([]T, error) {
 	return out, rows.Err()
 }
 
-// Gen is one generations row.
+// jsonText is JSON kept as TEXT in the ledger and shown as JSON.
+type jsonText string
+
+func (j jsonText) MarshalJSON() ([]byte, error) { return []byte(cmp(string(j), "null")), nil }
+
+// Gen is one generations row. Like go list -json, anchor log --json names
+// fields as Go does; the ledger's columns are in genCols.
 type Gen struct {
-	Gen         int      `json:"gen"`
-	Parent      *int     `json:"parent_gen"`
-	Hash        string   `json:"harness_hash"`
-	DiffHash    string   `json:"diff_hash"`
-	Component   string   `json:"component"`
-	Hypothesis  string   `json:"hypothesis"`
-	TraceIDs    []string `json:"trace_ids"`
-	Decision    string   `json:"decision"`
-	Reason      string   `json:"reason"`
-	TrainPre    *float64 `json:"train_pre"`
-	TrainPost   *float64 `json:"train_post"`
-	HoldoutPre  *float64 `json:"holdout_pre"`
-	HoldoutPost *float64 `json:"holdout_post"`
-	Tokens      int64    `json:"tokens"`
-	CreatedAt   string   `json:"created_at"`
-	Head        bool     `json:"head"`
+	Gen                                                                int
+	Parent                                                             *int
+	Hash, DiffHash, Component, Hypothesis, Decision, Reason, CreatedAt string
+	TraceIDs                                                           jsonText
+	TrainPre, TrainPost, HoldoutPre, HoldoutPost                       *float64
+	Tokens                                                             int64
+	Head                                                               bool
 }
 
-// putGen writes a generation row, and with head makes it the head in the
-// same transaction. Apply calls it after every step (I4).
-func (a *Anchor) putGen(g *Gen, head bool) error {
-	tx, err := a.db.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+const genCols = `gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, decision, reason, train_pre, train_post, holdout_pre, holdout_post, tokens, created_at`
+
+func (g *Gen) fields() []any {
+	return []any{&g.Gen, &g.Parent, &g.Hash, &g.DiffHash, &g.Component, &g.Hypothesis, &g.TraceIDs, &g.Decision, &g.Reason,
+		&g.TrainPre, &g.TrainPost, &g.HoldoutPre, &g.HoldoutPost, &g.Tokens, &g.CreatedAt}
+}
+
+// putGen writes a generation row. Apply calls it after every step (I4); a
+// row whose decision is baseline, accept or rollback moves the head with it,
+// in the same statement (the head_moves trigger).
+func (a *Anchor) putGen(g *Gen) error {
 	g.CreatedAt = now()
-	if err = insert(tx, "generations", g); err == nil && head {
-		_, err = tx.Exec(`INSERT OR REPLACE INTO head(id, gen) VALUES(1, ?)`, g.Gen)
-	}
-	return errors.Join(err, tx.Commit())
+	return put(a.db, "generations", genCols, g.fields()...)
 }
 
 func (a *Anchor) gens(where string, args ...any) ([]Gen, error) {
-	return query[Gen](a.db, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations `+where+` ORDER BY gen`, args...)
+	return scan(a.db, func(g *Gen) []any { return append(g.fields(), &g.Head) },
+		`SELECT `+genCols+`, gen = (SELECT gen FROM head) FROM generations `+where+` ORDER BY gen`, args...)
 }
 
 // head returns the current head generation.
 func (a *Anchor) head() (Gen, error) {
 	gs, err := a.gens(`WHERE gen = (SELECT gen FROM head)`)
 	if err == nil && len(gs) == 0 {
-		return Gen{}, errors.New("this ledger has no head yet; run `anchor init --harness harness` first")
+		err = errors.New("this ledger has no head yet; run `anchor init --harness harness` first")
 	}
 	return append(gs, Gen{})[0], err
 }
@@ -322,17 +282,13 @@ func (a *Anchor) Log(asJSON bool) error {
 	if err != nil || asJSON {
 		return errors.Join(err, json.NewEncoder(a.Out).Encode(gs))
 	}
-	f := func(p *float64) string {
-		if p == nil {
-			return "  -  "
-		}
-		return fmt.Sprintf("%.3f", *p)
+	f := func(c string) string { return "iif(" + c + " IS NULL, '-', printf('%.3f', " + c + "))" }
+	rows, err := a.db.Query(`SELECT printf('%3d%s %-11s train %5s -> %5s  holdout %5s -> %5s  %-26s %s', gen, iif(gen = (SELECT gen FROM head), ' *', '  '), decision, ` +
+		f("train_pre") + `, ` + f("train_post") + `, ` + f("holdout_pre") + `, ` + f("holdout_post") + `, component, reason) FROM generations ORDER BY gen`)
+	for line := ""; err == nil && rows.Next(); fmt.Fprintln(a.Out, line) {
+		err = rows.Scan(&line)
 	}
-	for _, g := range gs {
-		fmt.Fprintf(a.Out, "%3d%-2s %-11s train %s→%s  holdout %s→%s  %-26s %s\n", g.Gen, map[bool]string{true: " *"}[g.Head], g.Decision,
-			f(g.TrainPre), f(g.TrainPost), f(g.HoldoutPre), f(g.HoldoutPost), g.Component, g.Reason)
-	}
-	return nil
+	return err
 }
 
 // lock takes the ledger's apply lock: one init, apply or rollback at a time.
@@ -372,13 +328,13 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 // head and refreshes the harness working copy.
 func (a *Anchor) newHead(ctx context.Context, g *Gen) error {
 	for _, dst := range []**float64{&g.TrainPost, &g.HoldoutPost} {
-		mean, runs, err := a.Evaluate(ctx, g.Hash, map[bool]string{true: "train", false: "holdout"}[dst == &g.TrainPost], false)
+		mean, _, tokens, err := a.Evaluate(ctx, g.Hash, map[bool]string{true: "train", false: "holdout"}[dst == &g.TrainPost], false)
 		if err != nil {
 			return err
 		}
-		*dst, g.Tokens = &mean, g.Tokens+tokens(runs)
+		*dst, g.Tokens = &mean, g.Tokens+tokens
 	}
-	if err := a.putGen(g, true); err != nil {
+	if err := a.putGen(g); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.Out, "generation %d (%s) %s: train %.3f, holdout %.3f\n", g.Gen, g.Decision, g.Hash[:12], *g.TrainPost, *g.HoldoutPost)
@@ -413,18 +369,12 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		Diff, Component, Hypothesis string
 		TraceIDs                    []string `json:"trace_ids"`
 	}
-	var diff []byte
 	b, err := os.ReadFile(path)
 	if err == nil {
 		err = json.Unmarshal(b, &c)
 	}
-	if err == nil && (c.Diff == "" || c.Component == "") {
-		err = errors.New("diff and component are required")
-	}
-	if err == nil {
-		diff, err = os.ReadFile(filepath.Join(filepath.Dir(path), c.Diff))
-	}
-	if err != nil {
+	diff, derr := os.ReadFile(filepath.Join(filepath.Dir(path), c.Diff)) // "" reads a folder: an error
+	if err = errors.Join(err, derr); err != nil || c.Component == "" {
 		return fmt.Errorf("read candidate %s: want JSON {diff, component, hypothesis, trace_ids} (%v); nothing was recorded", path, err)
 	}
 	head, err := a.head()
@@ -432,15 +382,13 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		return err
 	}
 	sum := sha256.Sum256(diff)
+	ids, _ := json.Marshal(c.TraceIDs)
 	g := Gen{Gen: a.nextGen(), Parent: &head.Gen, DiffHash: hex.EncodeToString(sum[:]), Component: c.Component,
-		Hypothesis: c.Hypothesis, TraceIDs: c.TraceIDs, Decision: "pending"}
+		Hypothesis: c.Hypothesis, TraceIDs: jsonText(ids), Decision: "pending"}
 	reject := func(reason string) error {
-		if reason == "" {
-			return nil
-		}
 		g.Decision, g.Reason = "reject", reason
 		fmt.Fprintf(a.Out, "generation %d rejected: %s\n", g.Gen, reason)
-		return a.putGen(&g, false)
+		return a.putGen(&g)
 	}
 	files, err := a.readSnapshot(head.Hash)
 	if err = errors.Join(err, os.WriteFile(a.path("diffs", g.DiffHash+".diff"), diff, 0o644)); err != nil {
@@ -449,11 +397,11 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	scores := map[string][2]**float64{"train": {&g.TrainPre, &g.TrainPost}, "holdout": {&g.HoldoutPre, &g.HoldoutPost}}
 	compare := func(split string) (string, error) {
 		for j, hash := range []string{head.Hash, g.Hash} {
-			mean, runs, err := a.Evaluate(ctx, hash, split, false)
+			mean, _, tokens, err := a.Evaluate(ctx, hash, split, false)
 			if err != nil {
 				return "", err // the row stays pending; the next apply marks it interrupted
 			}
-			*scores[split][j], g.Tokens = &mean, g.Tokens+tokens(runs)*int64(j)
+			*scores[split][j], g.Tokens = &mean, g.Tokens+tokens*int64(j)
 		}
 		if pre, post := **scores[split][0], **scores[split][1]; post <= pre {
 			return fmt.Sprintf("%s did not improve: %.3f -> %.3f (a tie rejects)", split, pre, post), nil
@@ -471,15 +419,17 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		{"step 6: evaluate on holdout", func() (string, error) { return compare("holdout") }},
 	} {
 		g.Reason = s.name
-		if err := a.putGen(&g, false); err != nil {
+		if err := a.putGen(&g); err != nil {
 			return err
 		}
-		if reason, err := s.check(); err != nil || reason != "" {
-			return errors.Join(err, reject(reason))
+		if reason, err := s.check(); err != nil {
+			return err
+		} else if reason != "" {
+			return reject(reason)
 		}
 	}
 	g.Decision, g.Reason = "accept", fmt.Sprintf("train %.3f -> %.3f, holdout %.3f -> %.3f", *g.TrainPre, *g.TrainPost, *g.HoldoutPre, *g.HoldoutPost)
-	if err := a.putGen(&g, true); err != nil {
+	if err := a.putGen(&g); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.Out, "generation %d accepted: %s\n", g.Gen, g.Reason)
@@ -491,14 +441,12 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 // change, symlink, binary or deletion), and not rewritten whole. It returns
 // a rejection reason, or "" when the diff passes.
 func checkDiff(diff []byte, component string, editable []string, files map[string][]byte) string {
-	cmd := gitApply(diff, "", "--numstat", "--summary")
-	out, err := cmd.CombinedOutput()
-	var touched []string
-	removed := 0
+	out, err := gitApply(diff, "", "--numstat", "--summary").CombinedOutput()
+	touched, removed := []string{}, 0
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Split(l, "\t")
 		switch {
-		case err != nil || strings.TrimSpace(string(diff)) == "":
+		case err != nil:
 			return "the diff is empty or not a diff git can read: " + strings.TrimSpace(string(out))
 		case strings.HasPrefix(l, " "):
 			return "the diff changes more than file content: " + strings.TrimSpace(l)
@@ -510,8 +458,7 @@ func checkDiff(diff []byte, component string, editable []string, files map[strin
 		n, _ := strconv.Atoi(f[1])
 		touched, removed = append(touched, f[2]), removed+n
 	}
-	n := strings.Count(string(files[component]), "\n")
-	switch {
+	switch n := strings.Count(string(files[component]), "\n"); {
 	case !slices.Contains(editable, component):
 		return fmt.Sprintf("component %q is not listed in manifest.toml", component)
 	case len(touched) != 1 || touched[0] != component:
@@ -530,10 +477,8 @@ var moduleLine = regexp.MustCompile(`(?m)^module\s+(\S+)`)
 // more characters from prompts and public tests. A string the incumbent
 // harness already holds is vocabulary, not a leak.
 func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
-	var vocab, added strings.Builder
-	for _, b := range incumbent {
-		vocab.Write(b)
-	}
+	vocab := string(bytes.Join(slices.Collect(maps.Values(incumbent)), nil))
+	var added strings.Builder
 	for _, l := range strings.Split(diff, "\n") {
 		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
 			added.WriteString(l[1:] + "\n")
@@ -541,11 +486,8 @@ func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
 	}
 	tasks, _ := filepath.Glob(filepath.Join(a.Tasks, "train", "*", "task.toml"))
 	for _, tt := range tasks {
-		t, err := LoadTask(filepath.Dir(tt))
+		t, _ := LoadTask(filepath.Dir(tt))
 		repo, _ := readTree(filepath.Join(t.Dir, "repo"), true)
-		if err != nil {
-			continue
-		}
 		names, texts := []string{t.ID}, t.Prompt
 		for f, b := range repo {
 			if filepath.Base(f) == "go.mod" {
@@ -556,16 +498,13 @@ func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
 				texts += "\n" + string(b)
 			}
 		}
-		var patterns [][2]string // a regexp, what it finds
-		for _, n := range names {
-			patterns = append(patterns, [2]string{`(^|[^\w./-])` + regexp.QuoteMeta(n) + `($|[^\w./-])`, n})
-		}
 		for _, m := range quotedString.FindAllStringSubmatch(texts, -1) {
-			patterns = append(patterns, [2]string{regexp.QuoteMeta(m[1] + m[2]), m[1] + m[2]})
+			names = append(names, m[1]+m[2])
 		}
-		for _, p := range patterns {
-			if re := regexp.MustCompile(p[0]); re.MatchString(added.String()) && !re.MatchString(vocab.String()) {
-				return fmt.Sprintf("task-specific string in the diff: %q", p[1])
+		for _, n := range names {
+			re := regexp.MustCompile(`(^|[^\w./-])` + regexp.QuoteMeta(n) + `($|[^\w./-])`)
+			if re.MatchString(added.String()) && !re.MatchString(vocab) {
+				return fmt.Sprintf("task-specific string in the diff: %q", n)
 			}
 		}
 	}
@@ -588,17 +527,12 @@ func (a *Anchor) applyDiff(g *Gen, hash string, diff []byte) string {
 	if err == nil {
 		g.Hash, err = a.Snapshot(dir)
 	}
-	if err == nil && g.Hash == hash {
-		err = errors.New("no-op: the diff leaves the harness unchanged")
+	if err != nil {
+		return err.Error()
+	} else if g.Hash == hash {
+		return "no-op: the diff leaves the harness unchanged"
 	}
-	return errText(err)
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	return ""
 }
 
 // gitApply runs git apply on diff in dir, never inside a repository that
@@ -640,9 +574,9 @@ func LoadTask(dir string) (Task, error) {
 		t.Timeout, err = time.ParseDuration(s)
 	}
 	if err != nil {
-		return t, fmt.Errorf("task %s: %w (see tasks/README.md for the format)", dir, err)
+		err = fmt.Errorf("task %s: %w (see tasks/README.md for the format)", dir, err)
 	}
-	return t, nil
+	return t, err
 }
 
 // scoreCommand is the test command as scoring runs it: go test reports JSON.
@@ -719,11 +653,11 @@ type Run struct {
 	Cached      bool    `json:"cached"`
 }
 
-func tokens(runs []Run) (n int64) {
-	for _, r := range runs {
-		n += r.TokensIn + r.TokensOut
-	}
-	return n
+const runCols = `id, harness_hash, task_hash, task_id, split, model, score, passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, error, created_at`
+
+func (r *Run) fields() []any {
+	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Split, &r.Model, &r.Score, &r.Passed, &r.Total,
+		&r.TokensIn, &r.TokensOut, &r.WallMS, &r.ExitCode, &r.TracePath, &r.Error, &r.CreatedAt}
 }
 
 // RunTask runs harness hash on the task in dir, or returns the cached run
@@ -733,7 +667,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, force bool) (Run
 	t, err := LoadTask(dir)
 	task, herr := readTree(t.Dir, true)
 	th := hashOf(task)
-	cached, qerr := query[Run](a.db, `SELECT * FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ? AND error = ''
+	cached, qerr := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ? AND error = ''
 		ORDER BY created_at DESC LIMIT 1`, hash, th, a.Model())
 	if err = errors.Join(err, herr, qerr); err != nil || (len(cached) == 1 && !force) {
 		c := append(cached, Run{})[0]
@@ -745,7 +679,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, force bool) (Run
 	start := time.Now()
 	a.attempt(ctx, t, &r)
 	r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(r.Total)
-	return r, errors.Join(insert(a.db, "runs", r), ctx.Err())
+	return r, errors.Join(put(a.db, "runs", runCols, r.fields()...), ctx.Err())
 }
 
 // attempt fills in r: build, agent sandbox, scoring sandbox. What goes
@@ -761,8 +695,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 		func() { bin, err = a.build(r.HarnessHash) },
 		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
 		func() {
-			err = errors.Join(os.WriteFile(filepath.Join(work, "prompt.txt"), []byte(t.Prompt), 0o644),
-				os.WriteFile(filepath.Join(work, "test.txt"), []byte(t.Test+"\n"), 0o644), os.WriteFile(filepath.Join(work, "trace.jsonl"), nil, 0o644))
+			err = writeTree(work, map[string][]byte{"prompt.txt": []byte(t.Prompt), "test.txt": []byte(t.Test + "\n"), "trace.jsonl": nil})
 		},
 		func() { cache, err = a.cacheCopy(tmp, "agent-cache") },
 		func() { proxy, err = StartProxy(sock, a.API, a.URL, a.key, a.Budget) },
@@ -781,9 +714,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	proxy.Close()
 	r.TokensIn, r.TokensOut = proxy.Used()
 	r.ExitCode = code
-	if trace, terr := os.ReadFile(filepath.Join(work, "trace.jsonl")); terr == nil {
-		os.WriteFile(r.TracePath, trace, 0o644)
-	}
+	os.Rename(filepath.Join(work, "trace.jsonl"), r.TracePath)
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	switch {
 	case err != nil || ctx.Err() != nil:
@@ -800,33 +731,33 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 }
 
 // score runs the task's tests in a fresh sandbox on the agent's final tree
-// with hidden/ overlaid. A report file the agent left is deleted first.
+// with hidden/ overlaid. A report file the agent left is dropped first, and
+// the report is read through os.Root, so a link cannot lead the reading out.
 func (a *Anchor) score(ctx context.Context, t Task, work, tmp string, r *Run) {
 	r.Passed, r.Total = 0, 1
 	dir := filepath.Join(tmp, "score")
-	report := filepath.Join(dir, "task", filepath.Clean("/"+t.JUnit))
-	cache, err := a.cacheCopy(tmp, "score-cache")
-	if err == nil {
-		err = copyTree(filepath.Join(work, "task"), filepath.Join(dir, "task"))
+	files, err := readTree(filepath.Join(work, "task"), false)
+	if hidden, herr := readTree(filepath.Join(t.Dir, "hidden"), false); !errors.Is(herr, fs.ErrNotExist) {
+		err = errors.Join(err, herr)
+		maps.Copy(files, hidden)
 	}
-	if _, serr := os.Stat(filepath.Join(t.Dir, "hidden")); err == nil && serr == nil {
-		err = copyTree(filepath.Join(t.Dir, "hidden"), filepath.Join(dir, "task"))
-	}
-	if err == nil && t.JUnit != "" {
-		err = os.RemoveAll(report)
-	}
-	box := Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.scoreCommand()}}
+	delete(files, filepath.ToSlash(filepath.Clean(t.JUnit)))
+	cache, cerr := a.cacheCopy(tmp, "score-cache")
 	code, out, timedOut := 0, []byte(nil), false
-	if err == nil {
+	if err = errors.Join(err, cerr, writeTree(filepath.Join(dir, "task"), files)); err == nil {
+		box := Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.scoreCommand()}}
 		code, out, timedOut, err = box.Run(ctx)
 	}
-	if err = errors.Join(err, map[bool]error{true: errors.New("timed out")}[timedOut]); err != nil {
+	if timedOut {
+		err = errors.New("timed out")
+	}
+	if err != nil {
 		r.Error = strings.TrimPrefix(r.Error+"; scoring: "+err.Error(), "; ")
 		return
 	}
 	var rep []byte
-	if st, err := os.Lstat(report); err == nil && st.Mode().IsRegular() && t.JUnit != "" {
-		rep, _ = os.ReadFile(report)
+	if root, err := os.OpenRoot(filepath.Join(dir, "task")); err == nil && t.JUnit != "" {
+		rep, _ = root.ReadFile(t.JUnit)
 	}
 	r.Passed, r.Total = Score(t, out, code, rep)
 }
@@ -834,40 +765,36 @@ func (a *Anchor) score(ctx context.Context, t Task, work, tmp string, r *Run) {
 // Evaluate runs every task of a split, --jobs at a time, through the run
 // cache, records an evals row and returns the mean score. It reports each
 // task on stderr as it finishes.
-func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (float64, []Run, error) {
+func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (mean float64, runs []Run, tokens int64, err error) {
 	dirs, _ := filepath.Glob(filepath.Join(a.Tasks, split, "*", "task.toml"))
 	if err := a.frozenModel(); err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	} else if split != "train" && split != "holdout" && split != "sealed" || len(dirs) == 0 {
-		return 0, nil, fmt.Errorf("no tasks in %s; --split is train, holdout or sealed, and --tasks / ANCHOR_TASKS a suite with <split>/<id>/task.toml", filepath.Join(a.Tasks, split))
+		return 0, nil, 0, fmt.Errorf("no tasks in %s; --split is train, holdout or sealed, and --tasks / ANCHOR_TASKS a suite with <split>/<id>/task.toml", filepath.Join(a.Tasks, split))
 	}
 	runs, errs := make([]Run, len(dirs)), make([]error, len(dirs))
-	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, a.Jobs)
 	for i, d := range dirs {
 		wg.Go(func() {
 			sem <- struct{}{}
-			defer func() { <-sem }()
 			r, err := a.RunTask(ctx, hash, filepath.Dir(d), force)
-			mu.Lock()
-			defer mu.Unlock()
-			if runs[i], errs[i] = r, err; err == nil {
+			<-sem
+			if runs[i], errs[i] = r, err; err == nil { // one write to stderr per task
 				fmt.Fprintf(os.Stderr, "%-28s %5.3f %3d/%-3d %7d tokens  cached=%-5v %s\n", r.TaskID, r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, r.Error)
 			}
 		})
 	}
 	wg.Wait()
-	mean, cached := 0.0, 0
+	cached := 0
 	for _, r := range runs {
-		mean, cached = mean+r.Score/float64(len(dirs)), cached+map[bool]int{true: 1}[r.Cached]
+		mean, cached, tokens = mean+r.Score/float64(len(dirs)), cached+map[bool]int{true: 1}[r.Cached], tokens+r.TokensIn+r.TokensOut
 	}
 	if err := errors.Join(errs...); err != nil {
-		return 0, runs, err
+		return 0, runs, 0, err
 	}
 	fmt.Fprintf(os.Stderr, "%s mean %.3f over %d tasks (%d from the cache)\n", split, mean, len(dirs), cached)
-	return mean, runs, insert(a.db, "evals", map[string]any{"harness_hash": hash, "split": split, "model": a.Model(), "score": mean,
-		"n_tasks": len(dirs), "cached": cached, "created_at": now()})
+	return mean, runs, tokens, put(a.db, "evals", "harness_hash, split, model, score, n_tasks, cached, created_at", hash, split, a.Model(), mean, len(dirs), cached, now())
 }
 
 // maxTree caps the bytes of a tree the anchor reads.
@@ -933,9 +860,6 @@ func writeTree(dst string, files map[string][]byte) (err error) {
 // sha256 (hashOf), and returns the hash.
 func (a *Anchor) Snapshot(dir string) (string, error) {
 	files, err := readTree(dir, true)
-	if err == nil && len(files) == 0 {
-		err = errors.New("no files")
-	}
 	hash, tmp := hashOf(files), a.path("tmp", "snap-"+rand.Text())
 	defer os.RemoveAll(tmp)
 	if _, serr := os.Stat(a.path("snapshots", hash)); err == nil && serr != nil {
@@ -965,11 +889,8 @@ func (a *Anchor) resolveHarness(arg string) (string, error) {
 // hash, so that a snapshot changed on disk is never used.
 func (a *Anchor) readSnapshot(hash string) (map[string][]byte, error) {
 	files, err := readTree(a.path("snapshots", hash), true)
-	if err == nil && hashOf(files) != hash {
-		err = errors.New("its files no longer match its hash")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %w", hash, err)
+	if err != nil || hashOf(files) != hash {
+		return nil, fmt.Errorf("snapshot %s is missing or no longer matches its hash (%v); snapshot the harness again", hash, err)
 	}
 	return files, nil
 }
@@ -982,9 +903,9 @@ func (a *Anchor) refreshWorkingCopy(hash, dir string) error {
 		err = errors.Join(os.RemoveAll(dir), writeTree(dir, files))
 	}
 	if err != nil {
-		return fmt.Errorf("refresh %s: %w; the ledger is right: run anchor rollback with the head generation to retry", dir, err)
+		err = fmt.Errorf("refresh %s: %w; the ledger is right: run anchor rollback with the head generation to retry", dir, err)
 	}
-	return nil
+	return err
 }
 
 var manifestList, quoted, comment = regexp.MustCompile(`editable\s*=\s*\[([^\]]*)\]`), regexp.MustCompile(`"([^"\n]+)"`), regexp.MustCompile(`#.*`)
@@ -1028,21 +949,15 @@ func goCmd(dir, cache string, args ...string) ([]byte, error) {
 // warmSource is compiled once into a trusted build cache of which every
 // sandbox gets a private copy: no test run rebuilds the standard library,
 // and no run can poison another's cache.
-const warmSource = `package warm
-import (_ "bufio"; _ "bytes"; _ "container/heap"; _ "encoding/json"; _ "errors"; _ "fmt"; _ "io"; _ "math"; _ "os"
-	_ "regexp"; _ "sort"; _ "strconv"; _ "strings"; _ "sync"; _ "time"; _ "unicode"; "testing")
-func TestWarm(t *testing.T) {}
-`
+const warmSource = `package warm; import (_ "bufio"; _ "bytes"; _ "container/heap"; _ "encoding/json"; _ "errors"; _ "fmt"; _ "io"; _ "math"; _ "os"; _ "regexp"; _ "sort"; _ "strconv"; _ "strings"; _ "sync"; _ "time"; _ "unicode"; "testing"); func TestWarm(t *testing.T) {}`
 
 func (a *Anchor) cacheCopy(tmp, name string) (string, error) {
 	a.warmMu.Lock()
 	warm, _ := filepath.Abs(a.path("cache", "warm"))
 	_, err := os.Stat(filepath.Join(warm, "ready"))
-	if err != nil {
-		src, _ := os.MkdirTemp(a.path("tmp"), "warm-")
+	if src := a.path("tmp", "warm-"+rand.Text()); err != nil {
 		defer os.RemoveAll(src)
-		os.WriteFile(filepath.Join(src, "go.mod"), []byte("module warm\n"), 0o644)
-		os.WriteFile(filepath.Join(src, "warm_test.go"), []byte(warmSource), 0o644)
+		writeTree(src, map[string][]byte{"go.mod": []byte("module warm\n"), "warm_test.go": []byte(warmSource)})
 		if out, gerr := goCmd(src, warm, "test", "-count=1", "."); gerr != nil {
 			err = fmt.Errorf("warm the build cache: %v: %s", gerr, out)
 		} else {

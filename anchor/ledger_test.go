@@ -22,7 +22,10 @@ func TestGenerationFromTheLogAlone(t *testing.T) {
 	if err := e.a.Log(true); err != nil {
 		t.Fatal(err)
 	}
-	var gens []Gen
+	var gens []struct {
+		Gen
+		TraceIDs []string
+	}
 	if err := json.Unmarshal(e.out.Bytes(), &gens); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +52,7 @@ func TestGenerationFromTheLogAlone(t *testing.T) {
 	}
 	e.out.Reset()
 	e.a.Log(false)
-	if !strings.Contains(e.out.String(), "1 *") || !strings.Contains(e.out.String(), "0.500→0.750") {
+	if !strings.Contains(e.out.String(), "1 *") || !strings.Contains(e.out.String(), "0.500 -> 0.750") || !strings.Contains(e.out.String(), "train     - -> 0.500") {
 		t.Errorf("table log:\n%s", e.out)
 	}
 }
@@ -88,7 +91,7 @@ func TestInitTwiceAndFrozenModel(t *testing.T) {
 		t.Errorf("second init: %v", err)
 	}
 	e.a.Options = `{"options":{"num_ctx":8192}}`
-	if _, _, err := e.a.Evaluate(ctx(), "0000", "train", false); err == nil || !strings.Contains(err.Error(), "frozen") {
+	if _, _, _, err := e.a.Evaluate(ctx(), "0000", "train", false); err == nil || !strings.Contains(err.Error(), "frozen") {
 		t.Errorf("eval with other options: %v", err)
 	}
 }

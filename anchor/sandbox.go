@@ -58,7 +58,7 @@ func (b *Box) args() []string {
 	for i := 0; i+1 < len(env); i += 2 {
 		a = append(a, "--setenv", env[i], env[i+1])
 	}
-	return append(append(a, "--remount-ro", "/", "--chdir", b.Dir, "--"), b.Args...)
+	return append(append(a, "--remount-ro", "/", "--chdir", cmp(b.Dir, "/work"), "--"), b.Args...)
 }
 
 // Run starts the sandbox and waits for it. It returns the exit status, the
@@ -67,9 +67,6 @@ func (b *Box) args() []string {
 func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
-	if b.Dir == "" {
-		b.Dir = "/work"
-	}
 	// A pids cgroup, where the machine lets us make one, caps the process
 	// count; the shell joins it before exec so every descendant is counted.
 	cg := fmt.Sprintf("/sys/fs/cgroup/pids/ratchet-%d-%d", os.Getpid(), time.Now().UnixNano())
@@ -90,18 +87,10 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 	cmd.WaitDelay = 5 * time.Second
 	var buf capped
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = cmd.Run()
-	timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return ee.ExitCode(), buf, timedOut, nil
-	case err != nil && !timedOut:
+	if err = cmd.Run(); err != nil && cmd.ProcessState == nil {
 		return -1, buf, false, fmt.Errorf("start sandbox: %w; is bubblewrap installed (apt-get install bubblewrap)?", err)
-	case err != nil:
-		return -1, buf, true, nil
 	}
-	return 0, buf, false, nil
+	return cmd.ProcessState.ExitCode(), buf, errors.Is(ctx.Err(), context.DeadlineExceeded), nil
 }
 
 // capped keeps the first maxOutput bytes written to it. exec calls Write
@@ -148,21 +137,13 @@ func (p *Proxy) Used() (in, out int64) {
 }
 
 func (p *Proxy) scrub(s string) string {
-	if p.key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, p.key, "[credential]")
+	return strings.ReplaceAll(s, cmp(p.key, "\x00no credential"), "[credential]")
 }
 
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	fail := func(code int, typ, msg string) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("x-should-retry", "false")
-		w.WriteHeader(code)
-		json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": p.scrub(msg)}})
-	}
+	w.Header().Set("x-should-retry", "false")
 	if in, out := p.Used(); in+out >= p.Budget {
-		fail(http.StatusTooManyRequests, "budget_exhausted", "the run's token budget is spent")
+		http.Error(w, `{"type":"error","error":{"type":"budget_exhausted","message":"the run's token budget is spent"}}`, http.StatusTooManyRequests)
 		return
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
@@ -183,10 +164,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	resp, err := http.DefaultTransport.RoundTrip(up)
 	if err != nil {
-		fail(http.StatusBadGateway, "upstream_unreachable", "model server: "+err.Error())
+		http.Error(w, p.scrub("model server unreachable: "+err.Error()), http.StatusBadGateway)
 		return
 	}
 	defer resp.Body.Close()
+	w.Header().Del("x-should-retry")
 	w.Header().Set("Content-Type", resp.Header.Get("Content-Type")) // no other upstream header is relayed
 	w.WriteHeader(resp.StatusCode)
 	// Streams are relayed line by line (SSE events are lines) so that usage
@@ -219,9 +201,6 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Anthropic's (top-level, or in message_start's message), cache included.
 // Anthropic streams a running output total, so callers keep the maximum.
 func usageOf(s string) (in, out int64) {
-	if !strings.Contains(s, `"usage"`) {
-		return 0, 0
-	}
 	// encoding/json matches keys to field names without regard to case.
 	type usage struct{ Prompt_tokens, Completion_tokens, Input_tokens, Output_tokens, Cache_creation_input_tokens, Cache_read_input_tokens int64 }
 	var v struct {
