@@ -579,8 +579,8 @@ func LoadTask(dir string) (Task, error) {
 	return t, err
 }
 
-// scoreCommand is the test command as scoring runs it: go test reports JSON.
-func (t Task) scoreCommand() string {
+// ScoreCommand is the test command as scoring runs it: go test reports JSON.
+func (t Task) ScoreCommand() string {
 	if rest, ok := strings.CutPrefix(strings.TrimSpace(t.Test), "go test"); ok && !strings.Contains(rest, "-json") {
 		return "go test -json" + rest
 	}
@@ -599,7 +599,7 @@ func Score(t Task, out []byte, exit int, report []byte) (passed, total int) {
 	case t.JUnit != "": // a <testcase> holding <failure>, <error> or <skipped> did not pass
 		total = len(junitCase.FindAll(report, -1))
 		passed = max(total-len(junitBad.FindAll(report, -1)), 0)
-	case strings.Contains(t.scoreCommand(), "go test -json"):
+	case strings.Contains(t.ScoreCommand(), "go test -json"):
 		final, ran, seen := map[string]string{}, map[string]bool{}, map[string]bool{}
 		for _, line := range strings.Split(string(out), "\n") {
 			var e struct{ Action, Package, Test string }
@@ -745,7 +745,7 @@ func (a *Anchor) score(ctx context.Context, t Task, work, tmp string, r *Run) {
 	cache, cerr := a.cacheCopy(tmp, "score-cache")
 	code, out, timedOut := 0, []byte(nil), false
 	if err = errors.Join(err, cerr, writeTree(filepath.Join(dir, "task"), files)); err == nil {
-		box := Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.scoreCommand()}}
+		box := Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}}
 		code, out, timedOut, err = box.Run(ctx)
 	}
 	if timedOut {

@@ -134,8 +134,8 @@ func TestLoadTask(t *testing.T) {
 	if task.Prompt != "Line one.\nLine \"two\".\n" || task.Test != "go test ./..." || task.Timeout != 90*time.Second || task.Split != "holdout" || task.ID != "t1" {
 		t.Errorf("task = %+v", task)
 	}
-	if task.scoreCommand() != "go test -json ./..." {
-		t.Errorf("score command = %q", task.scoreCommand())
+	if task.ScoreCommand() != "go test -json ./..." {
+		t.Errorf("score command = %q", task.ScoreCommand())
 	}
 	for _, bad := range []string{"prompt = \"x\"\n", "test = \"x\"\n", "prompt = \"\"\"\nnever closed\ntest = \"x\"\n", "prompt = \"x\"\ntest = \"y\"\ntimeout = \"soon\"\n"} {
 		os.WriteFile(filepath.Join(dir, "task.toml"), []byte(bad), 0o644)

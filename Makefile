@@ -1,0 +1,29 @@
+# The two commands of the README: `make test` runs every test, `make demo`
+# runs the main job. Both install what they need (see scripts/deps.sh).
+GO ?= go
+BIN := $(CURDIR)/bin
+
+.PHONY: test demo build deps vet bench
+
+deps:
+	@scripts/deps.sh
+
+build:
+	$(GO) build -o $(BIN)/anchor ./cmd/anchor
+	$(GO) build -o $(BIN)/ratchet ./cmd/ratchet
+
+vet:
+	gofmt -l . | tee /dev/stderr | (! read)
+	$(GO) vet ./...
+	cd harness && $(GO) vet ./...
+
+test: deps vet
+	cd harness && $(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+bench: deps
+	cd harness && $(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./anchor/
+
+demo: deps build
+	@scripts/demo.sh

@@ -1,0 +1,85 @@
+// Package arch holds the architecture test: the import rules of DESIGN.md,
+// checked on every build so that layering rot fails the tests.
+package arch
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+type pkg struct {
+	ImportPath string
+	Standard   bool
+	Imports    []string
+	Module     *struct{ Path string }
+}
+
+func list(t *testing.T, dir string, args ...string) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-json"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", args, err)
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+func root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+func ours(path string) bool { return path == "ratchet" || strings.HasPrefix(path, "ratchet/") }
+
+func TestImportRules(t *testing.T) {
+	pkgs := list(t, root(), "./...")
+	if len(pkgs) < 3 {
+		t.Fatalf("go list found only %d packages", len(pkgs))
+	}
+	for _, p := range pkgs {
+		for _, imp := range p.Imports {
+			switch {
+			case strings.HasPrefix(imp, "ratchet/cmd/"):
+				t.Errorf("%s imports %s: nothing imports cmd/", p.ImportPath, imp)
+			case p.ImportPath == "ratchet/anchor" && ours(imp):
+				t.Errorf("the anchor imports %s: it imports nothing of ours", imp)
+			case imp == "ratchet/harness/model" || imp == "ratchet/harness/agent":
+				t.Errorf("%s imports %s: front doors reach the model only through the harness binary", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+func TestHarnessIsStandardLibraryOnly(t *testing.T) {
+	for _, p := range list(t, filepath.Join(root(), "harness"), "-deps", "./...") {
+		if !p.Standard && !strings.HasPrefix(p.ImportPath, "ratchet/harness") {
+			t.Errorf("the harness depends on %s: it must build offline from the standard library", p.ImportPath)
+		}
+	}
+}
+
+func TestEditableFilesCannotReachThePlumbing(t *testing.T) {
+	// The editable packages may use core and the standard library, never the
+	// loop, the model client or the trace writer.
+	for _, p := range list(t, filepath.Join(root(), "harness"), "./tools", "./middleware", "./memory") {
+		for _, imp := range p.Imports {
+			if ours(imp) && imp != "ratchet/harness/core" {
+				t.Errorf("%s imports %s: editable code may import only ratchet/harness/core", p.ImportPath, imp)
+			}
+		}
+	}
+}

@@ -1,0 +1,43 @@
+// Package cli is the ratchet command line. Each subcommand lives in its own
+// package; this one only dispatches and turns errors into one line.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `usage: ratchet COMMAND
+  tasks validate DIR   check every task of a suite (runs in the anchor's sandbox)
+  evolve [--rounds N|--loop|--history]   improve the head harness under the anchor
+see README.md`
+
+// Main runs the ratchet command line and returns the exit status.
+func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, args); err != nil {
+		fmt.Fprintln(os.Stderr, "ratchet:", err)
+		return 1
+	}
+	return 0
+}
+
+func run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("no command\n%s", usage)
+	}
+	switch args[0] {
+	case "tasks":
+		return tasksCommand(ctx, args[1:])
+	case "evolve":
+		return evolveCommand(ctx, args[1:])
+	case "help", "-h", "--help":
+		fmt.Println(usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+
+	"ratchet/tasks"
+)
+
+func tasksCommand(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] != "validate" {
+		return errors.New("usage: ratchet tasks validate [--jobs N] DIR")
+	}
+	fs := flag.NewFlagSet("tasks validate", flag.ContinueOnError)
+	jobs := fs.Int("jobs", runtime.NumCPU(), "tasks checked in parallel")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("usage: ratchet tasks validate [--jobs N] DIR")
+	}
+	results, err := tasks.Validate(ctx, fs.Arg(0), *jobs, os.Stdout)
+	if err != nil {
+		return err
+	}
+	bad := 0
+	for _, r := range results {
+		if r.Problem != "" {
+			bad++
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d tasks are bad; see the table above", bad, len(results))
+	}
+	fmt.Printf("all %d tasks are good\n", len(results))
+	return nil
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what Ratchet needs on a Debian machine (bubblewrap for the sandbox,
+# git for applying candidate diffs), or says in one line what to install.
+set -euo pipefail
+need=()
+command -v bwrap >/dev/null || need+=(bubblewrap)
+command -v git >/dev/null || need+=(git)
+command -v prlimit >/dev/null || need+=(util-linux)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "deps: installing ${need[*]}" >&2
+  apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null
+else
+  echo "deps: Ratchet needs ${need[*]}; install them (Debian: sudo apt-get install ${need[*]}) and run make again" >&2
+  exit 1
+fi

@@ -1,0 +1,221 @@
+// Package tasks validates a task suite in the format of DESIGN.md, for any
+// suite, not only the bundled one. It runs the tests in the anchor's own
+// sandbox and scores them with the anchor's own rules.
+package tasks
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"ratchet/anchor"
+)
+
+// Result is the verdict on one task.
+type Result struct {
+	Split, ID string
+	Reference string // passed/total of reference + hidden
+	Untouched string // passed/total of repo + hidden
+	Problem   string // empty when the task is good
+	Elapsed   time.Duration
+}
+
+// Validate checks every task under dir (<split>/<id>/task.toml), jobs at a
+// time, prints a table to out and returns the results. A task is good when
+// task.toml parses, the reference with hidden/ overlaid passes every test,
+// the untouched repo with hidden/ overlaid fails at least one, and nothing in
+// repo/ gives away hidden/ or reference/.
+func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Result, error) {
+	var dirs []string
+	for _, split := range []string{"train", "holdout", "sealed"} {
+		m, _ := filepath.Glob(filepath.Join(dir, split, "*"))
+		dirs = append(dirs, m...)
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("no tasks under %s: a suite holds train/, holdout/ and sealed/ folders of tasks (see tasks/README.md)", dir)
+	}
+	tmp, err := os.MkdirTemp("", "ratchet-validate-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	cache := filepath.Join(tmp, "gocache") // shared: only the suite's own code runs here
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(dirs))
+	sem := make(chan struct{}, max(jobs, 1))
+	var wg sync.WaitGroup
+	for i, d := range dirs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = check(ctx, d, filepath.Join(tmp, fmt.Sprint(i)), cache)
+		})
+	}
+	wg.Wait()
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SPLIT\tTASK\tREFERENCE\tUNTOUCHED\tTIME\tVERDICT")
+	for _, r := range results {
+		verdict := "ok"
+		if r.Problem != "" {
+			verdict = "BAD: " + r.Problem
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1fs\t%s\n", r.Split, r.ID, r.Reference, r.Untouched, r.Elapsed.Seconds(), verdict)
+	}
+	return results, tw.Flush()
+}
+
+func check(ctx context.Context, dir, tmp, cache string) Result {
+	start := time.Now()
+	t, err := anchor.LoadTask(dir)
+	r := Result{Split: t.Split, ID: t.ID}
+	defer func() { r.Elapsed = time.Since(start) }()
+	if err != nil {
+		r.Problem = err.Error()
+		return r
+	}
+	repo, err := read(filepath.Join(dir, "repo"))
+	if err != nil {
+		r.Problem = "repo/: " + err.Error()
+		return r
+	}
+	hidden, _ := read(filepath.Join(dir, "hidden"))
+	reference, _ := read(filepath.Join(dir, "reference"))
+	if len(reference) == 0 {
+		r.Problem = "no reference/ solution"
+		return r
+	}
+	if p := giveaway(repo, hidden, reference); p != "" {
+		r.Problem = p
+		return r
+	}
+	ref := merge(repo, reference, hidden)
+	untouched := merge(repo, hidden)
+	var rp, rt, up, ut int
+	if rp, rt, err = run(ctx, t, ref, filepath.Join(tmp, "ref"), cache); err != nil {
+		r.Problem = err.Error()
+		return r
+	}
+	if up, ut, err = run(ctx, t, untouched, filepath.Join(tmp, "untouched"), cache); err != nil {
+		r.Problem = err.Error()
+		return r
+	}
+	r.Reference, r.Untouched = fmt.Sprintf("%d/%d", rp, rt), fmt.Sprintf("%d/%d", up, ut)
+	switch {
+	case rp != rt:
+		r.Problem = "the reference does not pass every test"
+	case up == ut:
+		r.Problem = "the untouched repo already passes every test: nothing to fix"
+	}
+	return r
+}
+
+// run scores a tree in the anchor's scoring sandbox.
+func run(ctx context.Context, t anchor.Task, files map[string][]byte, dir, cache string) (int, int, error) {
+	for name, b := range files {
+		p := filepath.Join(dir, "task", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return 0, 0, err
+		}
+		mode := os.FileMode(0o644)
+		if bytes.HasPrefix(b, []byte("#!")) {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, b, mode); err != nil {
+			return 0, 0, err
+		}
+	}
+	box := anchor.Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}}
+	code, out, timedOut, err := box.Run(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	if timedOut {
+		return 0, 0, fmt.Errorf("the tests timed out")
+	}
+	var report []byte
+	if t.JUnit != "" {
+		if root, err := os.OpenRoot(filepath.Join(dir, "task")); err == nil {
+			report, _ = root.ReadFile(t.JUnit)
+		}
+	}
+	passed, total := anchor.Score(t, out, code, report)
+	return passed, total, nil
+}
+
+func read(dir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", p)
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	return files, err
+}
+
+func merge(layers ...map[string][]byte) map[string][]byte {
+	out := map[string][]byte{}
+	for _, l := range layers {
+		maps.Copy(out, l)
+	}
+	return out
+}
+
+var testName = regexp.MustCompile(`(?m)^func (Test\w+)\(`)
+
+// giveaway reports what in repo/ reveals hidden/ or reference/: a copy of a
+// hidden or reference file under another name, a hidden-only test's name,
+// or folders named hidden or reference.
+func giveaway(repo, hidden, reference map[string][]byte) string {
+	byContent := map[string]string{}
+	for name, b := range repo {
+		byContent[string(b)] = name
+		if first := strings.Split(name, "/")[0]; first == "hidden" || first == "reference" {
+			return "repo/ contains a " + first + "/ folder"
+		}
+	}
+	names := sort.StringSlice{}
+	for name := range hidden {
+		names = append(names, name)
+	}
+	names.Sort()
+	for _, name := range names {
+		b := hidden[name]
+		if other, ok := byContent[string(b)]; ok && other != name {
+			return fmt.Sprintf("repo/%s is a copy of hidden/%s", other, name)
+		}
+		if bytes.Equal(repo[name], b) {
+			continue // a pristine copy of a public test
+		}
+		for _, m := range testName.FindAllSubmatch(b, -1) {
+			for rn, rb := range repo {
+				if bytes.Contains(rb, m[1]) && !bytes.Contains(repo[name], m[1]) {
+					return fmt.Sprintf("repo/%s names the hidden test %s", rn, m[1])
+				}
+			}
+		}
+	}
+	for name, b := range reference {
+		if other, ok := byContent[string(b)]; ok {
+			return fmt.Sprintf("repo/%s is a copy of reference/%s", other, name)
+		}
+	}
+	return ""
+}
