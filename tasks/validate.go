@@ -76,10 +76,10 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 	return results, tw.Flush()
 }
 
-func check(ctx context.Context, dir, tmp, cache string) Result {
+func check(ctx context.Context, dir, tmp, cache string) (r Result) {
 	start := time.Now()
 	t, err := anchor.LoadTask(dir)
-	r := Result{Split: t.Split, ID: t.ID}
+	r = Result{Split: t.Split, ID: t.ID}
 	defer func() { r.Elapsed = time.Since(start) }()
 	if err != nil {
 		r.Problem = err.Error()

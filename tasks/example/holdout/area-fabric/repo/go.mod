@@ -1,0 +1,3 @@
+module example.com/tailor
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/bakery
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/viewer
+
+go 1.26

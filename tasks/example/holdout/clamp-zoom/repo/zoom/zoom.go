@@ -1,0 +1,12 @@
+package zoom
+
+// Limit limits x to the range [lo, hi].
+func Limit(x, lo, hi int) int {
+	if x < lo {
+		return hi
+	}
+	if x > hi {
+		return lo
+	}
+	return x
+}

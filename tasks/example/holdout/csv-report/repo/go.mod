@@ -1,0 +1,3 @@
+module example.com/lab
+
+go 1.26

@@ -1,0 +1,18 @@
+// Package report writes results as CSV lines.
+package report
+
+import "strings"
+
+// Row joins fields into one CSV line. A field holding a comma, a double
+// quote or a newline is wrapped in double quotes, and a double quote
+// inside it is written twice.
+func Row(fields []string) string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		if strings.ContainsAny(f, ",\"\n") {
+			f = `"` + f + `"`
+		}
+		out[i] = f
+	}
+	return strings.Join(out, ",")
+}

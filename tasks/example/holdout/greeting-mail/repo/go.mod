@@ -1,0 +1,3 @@
+module example.com/letters
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/helpdesk
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/bookbinder
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/theatre
+
+go 1.26

@@ -1,0 +1,11 @@
+// Package ledger keeps ledger entries.
+package ledger
+
+// Balance returns the sum of the ledger entries in xs.
+func Balance(xs []int) int {
+	total := 0
+	for i := 0; i < len(xs); i++ {
+		total += xs[i]
+	}
+	return total
+}

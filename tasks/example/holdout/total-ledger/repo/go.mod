@@ -1,0 +1,3 @@
+module example.com/books
+
+go 1.26

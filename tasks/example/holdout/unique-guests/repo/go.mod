@@ -1,0 +1,3 @@
+module example.com/party
+
+go 1.26

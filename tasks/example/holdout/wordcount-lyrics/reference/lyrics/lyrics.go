@@ -1,0 +1,19 @@
+// Package lyrics counts words in song lyrics.
+package lyrics
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Words counts the words of text, ignoring case and punctuation.
+func Words(text string) map[string]int {
+	counts := map[string]int{}
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	})
+	for _, w := range words {
+		counts[w]++
+	}
+	return counts
+}

@@ -1,0 +1,3 @@
+module example.com/karaoke
+
+go 1.26

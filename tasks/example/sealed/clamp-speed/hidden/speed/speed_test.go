@@ -1,0 +1,12 @@
+package speed
+
+import "testing"
+
+func TestBound(t *testing.T) {
+	cases := [][4]int{{5, 0, 10, 5}, {-1, 0, 10, 0}, {11, 0, 10, 10}}
+	for _, c := range cases {
+		if got := Bound(c[0], c[1], c[2]); got != c[3] {
+			t.Errorf("Bound(%d, %d, %d) = %d, want %d", c[0], c[1], c[2], got, c[3])
+		}
+	}
+}

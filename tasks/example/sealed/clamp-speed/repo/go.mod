@@ -1,0 +1,3 @@
+module example.com/throttle
+
+go 1.26

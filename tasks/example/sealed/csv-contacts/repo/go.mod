@@ -1,0 +1,3 @@
+module example.com/phonebook
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/gym
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/resolver
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/school
+
+go 1.26

@@ -1,0 +1,15 @@
+// Package emails cleans lists of addresses.
+package emails
+
+// Distinct returns xs without repeated values.
+func Distinct(xs []string) []string {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		seen[x] = true
+	}
+	out := []string{}
+	for x := range seen {
+		out = append(out, x)
+	}
+	return out
+}

@@ -1,0 +1,16 @@
+package emails
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestDistinctOrder(t *testing.T) {
+	in := []string{"pear", "apple", "pear", "fig", "apple", "kiwi", "fig", "lime"}
+	want := []string{"pear", "apple", "fig", "kiwi", "lime"}
+	for i := 0; i < 20; i++ {
+		if got := Distinct(in); !slices.Equal(got, want) {
+			t.Fatalf("Distinct = %v, want %v (first occurrences, in order)", got, want)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/newsletter
+
+go 1.26

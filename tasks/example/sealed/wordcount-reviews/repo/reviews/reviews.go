@@ -1,0 +1,13 @@
+// Package reviews counts words in reviews.
+package reviews
+
+import "strings"
+
+// Tally counts the words of text.
+func Tally(text string) map[string]int {
+	counts := map[string]int{}
+	for _, w := range strings.Fields(text) {
+		counts[w]++
+	}
+	return counts
+}

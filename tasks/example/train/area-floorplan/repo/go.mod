@@ -1,0 +1,3 @@
+module example.com/architect
+
+go 1.26

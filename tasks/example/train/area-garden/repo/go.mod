@@ -1,0 +1,3 @@
+module example.com/landscape
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/forecast
+
+go 1.26

@@ -1,0 +1,12 @@
+package volume
+
+// Clamp limits x to the range [lo, hi].
+func Clamp(x, lo, hi int) int {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}

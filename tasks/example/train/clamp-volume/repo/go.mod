@@ -1,0 +1,3 @@
+module example.com/audio
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/crm
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/kitchen
+
+go 1.26

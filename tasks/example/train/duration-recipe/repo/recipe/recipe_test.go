@@ -1,0 +1,12 @@
+package recipe
+
+import "testing"
+
+func TestCookTime(t *testing.T) {
+	for in, want := range map[string]int{"45m": 45, "1h": 60, "1h30m": 90, "2h5m": 125} {
+		got, err := CookTime(in)
+		if err != nil || got != want {
+			t.Errorf("CookTime(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}

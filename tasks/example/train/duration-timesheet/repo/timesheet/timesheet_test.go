@@ -1,0 +1,12 @@
+package timesheet
+
+import "testing"
+
+func TestMinutes(t *testing.T) {
+	for in, want := range map[string]int{"45m": 45, "1h": 60, "1h30m": 90, "2h5m": 125} {
+		got, err := Minutes(in)
+		if err != nil || got != want {
+			t.Errorf("Minutes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}

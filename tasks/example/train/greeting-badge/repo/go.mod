@@ -1,0 +1,3 @@
+module example.com/conference
+
+go 1.26

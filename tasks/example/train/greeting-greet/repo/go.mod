@@ -1,0 +1,3 @@
+module example.com/frontdesk
+
+go 1.26

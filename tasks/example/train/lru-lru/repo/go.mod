@@ -1,0 +1,3 @@
+module example.com/gallery
+
+go 1.26

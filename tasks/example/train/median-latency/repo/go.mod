@@ -1,0 +1,3 @@
+module example.com/monitor
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/scheduler
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/clocks
+
+go 1.26

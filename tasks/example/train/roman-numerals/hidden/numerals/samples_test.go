@@ -1,0 +1,11 @@
+package numerals
+
+import "testing"
+
+func TestRomanSamples(t *testing.T) {
+	for n, want := range map[int]string{4: "IV", 9: "IX", 14: "XIV", 40: "XL", 90: "XC", 400: "CD", 944: "CMXLIV", 1994: "MCMXCIV", 3999: "MMMCMXCIX"} {
+		if got := Roman(n); got != want {
+			t.Errorf("Roman(%d) = %s, want %s", n, got, want)
+		}
+	}
+}

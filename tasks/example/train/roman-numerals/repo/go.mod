@@ -1,0 +1,3 @@
+module example.com/almanac
+
+go 1.26

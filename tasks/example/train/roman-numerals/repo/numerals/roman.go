@@ -1,0 +1,22 @@
+// Package numerals formats year as Roman numerals.
+package numerals
+
+import "strings"
+
+var numerals = []struct {
+	value  int
+	symbol string
+}{{1000, "M"}, {500, "D"}, {100, "C"}, {50, "L"}, {10, "X"}, {5, "V"}, {1, "I"}}
+
+// Roman returns n (1 to 3999) in Roman numerals, using the subtractive
+// forms (IV, IX, XL, XC, CD, CM).
+func Roman(n int) string {
+	var b strings.Builder
+	for _, r := range numerals {
+		for n >= r.value {
+			b.WriteString(r.symbol)
+			n -= r.value
+		}
+	}
+	return b.String()
+}

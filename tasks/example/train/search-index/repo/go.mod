@@ -1,0 +1,3 @@
+module example.com/catalog
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/blog
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/newsroom
+
+go 1.26

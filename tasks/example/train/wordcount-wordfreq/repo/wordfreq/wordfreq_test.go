@@ -1,0 +1,10 @@
+package wordfreq
+
+import "testing"
+
+func TestCount(t *testing.T) {
+	got := Count("The cat saw the dog. The END!")
+	if got["the"] != 3 || got["end"] != 1 || got["dog"] != 1 {
+		t.Fatalf("Count = %v; want the:3 end:1 dog:1 (case and punctuation ignored)", got)
+	}
+}
