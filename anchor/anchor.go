@@ -34,12 +34,12 @@ import (
 // Anchor is one invocation's settings and open ledger. The model settings
 // are the operator's; key, the credential, never leaves the proxy.
 type Anchor struct {
-	Home, Tasks, API, URL, ModelName, Options, key string
-	Jobs                                           int
-	Budget                                         int64
-	Out                                            io.Writer
-	db                                             *sql.DB
-	buildMu, warmMu                                sync.Mutex
+	Home, Tasks, API, URL, ModelName, Options, Keep, key string
+	Jobs                                                 int
+	Budget                                               int64
+	Out                                                  io.Writer
+	db                                                   *sql.DB
+	buildMu, warmMu                                      sync.Mutex
 }
 
 // Main runs the anchor command line and returns the exit status.
@@ -66,6 +66,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&a.Home, "home", env("ANCHOR_HOME", ".anchor"), "")
 	fs.StringVar(&a.Tasks, "tasks", env("ANCHOR_TASKS", "tasks/example"), "")
+	fs.StringVar(&a.Keep, "keep", "", "") // run: copy the agent's final tree here
 	jobs, _ := strconv.Atoi(env("ANCHOR_JOBS", strconv.Itoa(runtime.NumCPU())))
 	budget, _ := strconv.ParseInt(env("ANCHOR_BUDGET", "100000"), 10, 64)
 	fs.IntVar(&a.Jobs, "jobs", jobs, "")
@@ -691,12 +692,11 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	work, sock := filepath.Join(tmp, "work"), filepath.Join(tmp, "model.sock")
 	var bin, cache string
 	var proxy *Proxy
+	files := map[string][]byte{"prompt.txt": []byte(t.Prompt), "test.txt": []byte(t.Test + "\n"), "trace.jsonl": nil}
 	for _, step := range []func(){
 		func() { bin, err = a.build(r.HarnessHash) },
 		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
-		func() {
-			err = writeTree(work, map[string][]byte{"prompt.txt": []byte(t.Prompt), "test.txt": []byte(t.Test + "\n"), "trace.jsonl": nil})
-		},
+		func() { err = writeTree(work, files) },
 		func() { cache, err = a.cacheCopy(tmp, "agent-cache") },
 		func() { proxy, err = StartProxy(sock, a.API, a.URL, a.key, a.Budget) },
 	} {
@@ -715,7 +715,9 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	r.TokensIn, r.TokensOut = proxy.Used()
 	r.ExitCode = code
 	os.Rename(filepath.Join(work, "trace.jsonl"), r.TracePath)
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if a.Keep != "" {
+		defer copyTree(filepath.Join(work, "task"), a.Keep)
+	}
 	switch {
 	case err != nil || ctx.Err() != nil:
 		r.Error = errors.Join(err, ctx.Err()).Error()
@@ -723,7 +725,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	case timedOut:
 		r.Error = fmt.Sprintf("agent run timed out after %s", t.Timeout)
 	case code != 0:
-		r.Error = fmt.Sprintf("harness exited with status %d: %s", code, lines[len(lines)-1])
+		r.Error = fmt.Sprintf("harness exited with status %d: %s", code, strings.TrimSpace(string(out[max(0, len(out)-300):])))
 	}
 	// Score what the agent left even after a timeout; such runs are still
 	// never served from the cache.
@@ -949,7 +951,7 @@ func goCmd(dir, cache string, args ...string) ([]byte, error) {
 // warmSource is compiled once into a trusted build cache of which every
 // sandbox gets a private copy: no test run rebuilds the standard library,
 // and no run can poison another's cache.
-const warmSource = `package warm; import (_ "bufio"; _ "bytes"; _ "container/heap"; _ "encoding/json"; _ "errors"; _ "fmt"; _ "io"; _ "math"; _ "os"; _ "regexp"; _ "sort"; _ "strconv"; _ "strings"; _ "sync"; _ "time"; _ "unicode"; "testing"); func TestWarm(t *testing.T) {}`
+const warmSource = `package warm; import (_ "bufio"; _ "bytes"; _ "container/heap"; _ "encoding/json"; _ "errors"; _ "fmt"; _ "io"; _ "math"; _ "os"; _ "regexp"; _ "sort"; _ "strconv"; _ "strings"; _ "sync"; _ "time"; _ "unicode"; _ "net/http"; _ "os/exec"; _ "os/signal"; _ "flag"; _ "runtime/debug"; "testing"); func TestWarm(t *testing.T) {}`
 
 func (a *Anchor) cacheCopy(tmp, name string) (string, error) {
 	a.warmMu.Lock()
