@@ -404,7 +404,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 			}
 			*scores[split][j], g.Tokens = &mean, g.Tokens+tokens*int64(j)
 		}
-		if pre, post := **scores[split][0], **scores[split][1]; post <= pre {
+		if pre, post := **scores[split][0], **scores[split][1]; post <= pre+1e-9 { // rounding never passes for a gain
 			return fmt.Sprintf("%s did not improve: %.3f -> %.3f (a tie rejects)", split, pre, post), nil
 		}
 		return "", nil
@@ -790,8 +790,9 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 	wg.Wait()
 	cached := 0
 	for _, r := range runs {
-		mean, cached, tokens = mean+r.Score/float64(len(dirs)), cached+map[bool]int{true: 1}[r.Cached], tokens+r.TokensIn+r.TokensOut
+		mean, cached, tokens = mean+r.Score, cached+map[bool]int{true: 1}[r.Cached], tokens+r.TokensIn+r.TokensOut
 	}
+	mean /= float64(len(dirs)) // summed in task order, so equal scores give equal means
 	if err := errors.Join(errs...); err != nil {
 		return 0, runs, 0, err
 	}
@@ -915,10 +916,9 @@ var manifestList, quoted, comment = regexp.MustCompile(`editable\s*=\s*\[([^\]]*
 // manifest reads the editable list of harness/manifest.toml: the quoted
 // strings inside editable = [ ... ], comments stripped. Nothing else.
 func manifest(files map[string][]byte) (out []string) {
-	if m := manifestList.FindSubmatch(comment.ReplaceAll(files["manifest.toml"], nil)); m != nil {
-		for _, q := range quoted.FindAllSubmatch(m[1], -1) {
-			out = append(out, string(q[1]))
-		}
+	text := append(comment.ReplaceAll(files["manifest.toml"], nil), "\neditable = []"...) // no list: nothing is editable
+	for _, q := range quoted.FindAllSubmatch(manifestList.FindSubmatch(text)[1], -1) {
+		out = append(out, string(q[1]))
 	}
 	return out
 }
@@ -951,7 +951,7 @@ func goCmd(dir, cache string, args ...string) ([]byte, error) {
 // warmSource is compiled once into a trusted build cache of which every
 // sandbox gets a private copy: no test run rebuilds the standard library,
 // and no run can poison another's cache.
-const warmSource = `package warm; import (_ "bufio"; _ "bytes"; _ "container/heap"; _ "encoding/json"; _ "errors"; _ "fmt"; _ "io"; _ "math"; _ "os"; _ "regexp"; _ "sort"; _ "strconv"; _ "strings"; _ "sync"; _ "time"; _ "unicode"; _ "net/http"; _ "os/exec"; _ "os/signal"; _ "flag"; _ "runtime/debug"; "testing"); func TestWarm(t *testing.T) {}`
+const warmSource = `package warm; import (_ "bufio"; _ "bytes"; _ "container/heap"; _ "encoding/json"; _ "errors"; _ "fmt"; _ "io"; _ "math"; _ "os"; _ "regexp"; _ "sort"; _ "strconv"; _ "strings"; _ "sync"; _ "time"; _ "unicode"; "testing"); func TestWarm(t *testing.T) {}`
 
 func (a *Anchor) cacheCopy(tmp, name string) (string, error) {
 	a.warmMu.Lock()

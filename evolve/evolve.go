@@ -56,7 +56,7 @@ type Round struct {
 // FromEnv reads the settings the anchor reads, plus the evolver's own.
 func FromEnv(harness string) (Config, error) {
 	c := Config{Home: env("ANCHOR_HOME", ".anchor"), Tasks: env("ANCHOR_TASKS", "tasks/example"), Harness: harness,
-		RoundBudget: 200000, DailyBudget: 5000000, MaxTraces: 4, TestCommand: "go vet ./... && go test -short ./...", Out: os.Stdout}
+		RoundBudget: 200000, DailyBudget: 5000000, MaxTraces: 4, TestCommand: env("EVOLVE_TEST", "go vet ./... && go test -short ./..."), Out: os.Stdout}
 	for _, v := range []struct {
 		name string
 		dst  *int64

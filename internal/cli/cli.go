@@ -35,6 +35,8 @@ func run(ctx context.Context, args []string) error {
 		return tasksCommand(ctx, args[1:])
 	case "evolve":
 		return evolveCommand(ctx, args[1:])
+	case "scripted-model":
+		return scriptedCommand(ctx)
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return nil
