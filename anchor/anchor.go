@@ -488,7 +488,7 @@ func (a *Anchor) leak(diff string, incumbent map[string][]byte) string {
 	tasks, _ := filepath.Glob(filepath.Join(a.Tasks, "train", "*", "task.toml"))
 	for _, tt := range tasks {
 		t, _ := LoadTask(filepath.Dir(tt))
-		repo, _ := readTree(filepath.Join(t.Dir, "repo"), true)
+		repo, _ := ReadTree(filepath.Join(t.Dir, "repo"), true)
 		names, texts := []string{t.ID}, t.Prompt
 		for f, b := range repo {
 			if filepath.Base(f) == "go.mod" {
@@ -520,7 +520,7 @@ func (a *Anchor) applyDiff(g *Gen, hash string, diff []byte) string {
 	defer os.RemoveAll(dir)
 	files, err := a.readSnapshot(hash)
 	if err == nil {
-		err = writeTree(dir, files)
+		err = WriteTree(dir, files)
 	}
 	if out, aerr := gitApply(diff, dir, "--whitespace=nowarn").CombinedOutput(); err == nil && aerr != nil {
 		err = fmt.Errorf("the diff does not apply: %s", strings.TrimSpace(string(out)))
@@ -616,7 +616,7 @@ func Score(t Task, out []byte, exit int, report []byte) (passed, total int) {
 				passed += map[bool]int{true: 1}[a == "pass"]
 			}
 		}
-		hidden, _ := readTree(filepath.Join(t.Dir, "hidden"), true)
+		hidden, _ := ReadTree(filepath.Join(t.Dir, "hidden"), true)
 		for f, b := range hidden {
 			for _, m := range testFunc.FindAllStringSubmatch(string(b), -1) {
 				if strings.HasSuffix(f, "_test.go") && !seen[m[1]] {
@@ -666,7 +666,7 @@ func (r *Run) fields() []any {
 // but never served from the cache.
 func (a *Anchor) RunTask(ctx context.Context, hash, dir string, force bool) (Run, error) {
 	t, err := LoadTask(dir)
-	task, herr := readTree(t.Dir, true)
+	task, herr := ReadTree(t.Dir, true)
 	th := hashOf(task)
 	cached, qerr := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ? AND error = ''
 		ORDER BY created_at DESC LIMIT 1`, hash, th, a.Model())
@@ -696,7 +696,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	for _, step := range []func(){
 		func() { bin, err = a.build(r.HarnessHash) },
 		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
-		func() { err = writeTree(work, files) },
+		func() { err = WriteTree(work, files) },
 		func() { cache, err = a.cacheCopy(tmp, "agent-cache") },
 		func() { proxy, err = StartProxy(sock, a.API, a.URL, a.key, a.Budget) },
 	} {
@@ -738,15 +738,15 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 func (a *Anchor) score(ctx context.Context, t Task, work, tmp string, r *Run) {
 	r.Passed, r.Total = 0, 1
 	dir := filepath.Join(tmp, "score")
-	files, err := readTree(filepath.Join(work, "task"), false)
-	if hidden, herr := readTree(filepath.Join(t.Dir, "hidden"), false); !errors.Is(herr, fs.ErrNotExist) {
+	files, err := ReadTree(filepath.Join(work, "task"), false)
+	if hidden, herr := ReadTree(filepath.Join(t.Dir, "hidden"), false); !errors.Is(herr, fs.ErrNotExist) {
 		err = errors.Join(err, herr)
 		maps.Copy(files, hidden)
 	}
 	delete(files, filepath.ToSlash(filepath.Clean(t.JUnit)))
 	cache, cerr := a.cacheCopy(tmp, "score-cache")
 	code, out, timedOut := 0, []byte(nil), false
-	if err = errors.Join(err, cerr, writeTree(filepath.Join(dir, "task"), files)); err == nil {
+	if err = errors.Join(err, cerr, WriteTree(filepath.Join(dir, "task"), files)); err == nil {
 		box := Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}}
 		code, out, timedOut, err = box.Run(ctx)
 	}
@@ -803,11 +803,11 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 // maxTree caps the bytes of a tree the anchor reads.
 var maxTree = 1 << 30
 
-// readTree reads the regular files under dir by slash-separated path. For
+// ReadTree reads the regular files under dir by slash-separated path. For
 // snapshots and tasks (strict) a symlink or special file is an error and
 // dot-entries are skipped. For an agent's tree, symlinks are skipped, never
 // followed, and special files are refused.
-func readTree(dir string, strict bool) (map[string][]byte, error) {
+func ReadTree(dir string, strict bool) (map[string][]byte, error) {
 	files, size := map[string][]byte{}, 0
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		rel, _ := filepath.Rel(dir, p)
@@ -830,10 +830,10 @@ func readTree(dir string, strict bool) (map[string][]byte, error) {
 	return files, err
 }
 
-// copyTree copies src into dst, over what is there (see readTree).
+// copyTree copies src into dst, over what is there (see ReadTree).
 func copyTree(src, dst string) error {
-	files, err := readTree(src, false)
-	return errors.Join(err, writeTree(dst, files))
+	files, err := ReadTree(src, false)
+	return errors.Join(err, WriteTree(dst, files))
 }
 
 // hashOf is the sha256 of the deterministic tar of files: sorted paths,
@@ -849,8 +849,8 @@ func hashOf(files map[string][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// writeTree writes files under dst; a script (#!) is made executable.
-func writeTree(dst string, files map[string][]byte) (err error) {
+// WriteTree writes files under dst; a script (#!) is made executable.
+func WriteTree(dst string, files map[string][]byte) (err error) {
 	for name, b := range files {
 		p := filepath.Join(dst, name)
 		os.Remove(p) // replace, never write through a link
@@ -862,11 +862,11 @@ func writeTree(dst string, files map[string][]byte) (err error) {
 // Snapshot stores the files of dir in snapshots/<hash>, hash being their
 // sha256 (hashOf), and returns the hash.
 func (a *Anchor) Snapshot(dir string) (string, error) {
-	files, err := readTree(dir, true)
+	files, err := ReadTree(dir, true)
 	hash, tmp := hashOf(files), a.path("tmp", "snap-"+rand.Text())
 	defer os.RemoveAll(tmp)
 	if _, serr := os.Stat(a.path("snapshots", hash)); err == nil && serr != nil {
-		err = errors.Join(writeTree(tmp, files), os.Rename(tmp, a.path("snapshots", hash)))
+		err = errors.Join(WriteTree(tmp, files), os.Rename(tmp, a.path("snapshots", hash)))
 	}
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w; point it at the harness folder", dir, err)
@@ -891,7 +891,7 @@ func (a *Anchor) resolveHarness(arg string) (string, error) {
 // readSnapshot returns the files of a stored snapshot, checked against its
 // hash, so that a snapshot changed on disk is never used.
 func (a *Anchor) readSnapshot(hash string) (map[string][]byte, error) {
-	files, err := readTree(a.path("snapshots", hash), true)
+	files, err := ReadTree(a.path("snapshots", hash), true)
 	if err != nil || hashOf(files) != hash {
 		return nil, fmt.Errorf("snapshot %s is missing or no longer matches its hash (%v); snapshot the harness again", hash, err)
 	}
@@ -903,7 +903,7 @@ func (a *Anchor) readSnapshot(hash string) (map[string][]byte, error) {
 func (a *Anchor) refreshWorkingCopy(hash, dir string) error {
 	files, err := a.readSnapshot(hash)
 	if err == nil && dir != "" {
-		err = errors.Join(os.RemoveAll(dir), writeTree(dir, files))
+		err = errors.Join(os.RemoveAll(dir), WriteTree(dir, files))
 	}
 	if err != nil {
 		err = fmt.Errorf("refresh %s: %w; the ledger is right: run anchor rollback with the head generation to retry", dir, err)
@@ -959,7 +959,7 @@ func (a *Anchor) cacheCopy(tmp, name string) (string, error) {
 	_, err := os.Stat(filepath.Join(warm, "ready"))
 	if src := a.path("tmp", "warm-"+rand.Text()); err != nil {
 		defer os.RemoveAll(src)
-		writeTree(src, map[string][]byte{"go.mod": []byte("module warm\n"), "warm_test.go": []byte(warmSource)})
+		WriteTree(src, map[string][]byte{"go.mod": []byte("module warm\n"), "warm_test.go": []byte(warmSource)})
 		if out, gerr := goCmd(src, warm, "test", "-count=1", "."); gerr != nil {
 			err = fmt.Errorf("warm the build cache: %v: %s", gerr, out)
 		} else {

@@ -156,5 +156,5 @@ func (a *Anchor) extract(hash, dst string) error {
 	if err != nil {
 		return err
 	}
-	return writeTree(dst, files)
+	return WriteTree(dst, files)
 }

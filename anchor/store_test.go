@@ -141,6 +141,6 @@ func TestCopyTreeNeverFollowsLinks(t *testing.T) {
 }
 
 func hashOfDir(dir string) (string, error) {
-	files, err := readTree(dir, true)
+	files, err := ReadTree(dir, true)
 	return hashOf(files), err
 }

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"ratchet/anchor"
 	"strings"
 )
 
@@ -116,28 +116,15 @@ func changedFiles(head, result string) ([]string, error) {
 	return changed, nil
 }
 
-// readDir reads a harness tree, leaving out dot-entries and the evolve
-// task's extras.
+// readDir reads a harness tree (see anchor.ReadTree: links are never
+// followed), leaving out dot-entries and the evolve task's extras.
 func readDir(dir string) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	files, err := anchor.ReadTree(dir, false)
+	for name := range files {
+		if first, _, _ := strings.Cut(name, "/"); extras[first] || strings.HasPrefix(first, ".") {
+			delete(files, name)
 		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if p != dir && (strings.HasPrefix(d.Name(), ".") || extras[rel]) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		files[rel], err = os.ReadFile(p)
-		return err
-	})
+	}
 	return files, err
 }
 
@@ -173,12 +160,7 @@ func copyDir(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	for name, b := range files {
-		if err := writeFile(filepath.Join(dst, name), b); err != nil {
-			return err
-		}
-	}
-	return nil
+	return anchor.WriteTree(dst, files)
 }
 
 func writeFile(p string, b []byte) error {

@@ -85,13 +85,13 @@ func check(ctx context.Context, dir, tmp, cache string) (r Result) {
 		r.Problem = err.Error()
 		return r
 	}
-	repo, err := read(filepath.Join(dir, "repo"))
+	repo, err := anchor.ReadTree(filepath.Join(dir, "repo"), false)
 	if err != nil {
 		r.Problem = "repo/: " + err.Error()
 		return r
 	}
-	hidden, _ := read(filepath.Join(dir, "hidden"))
-	reference, _ := read(filepath.Join(dir, "reference"))
+	hidden, _ := anchor.ReadTree(filepath.Join(dir, "hidden"), false)
+	reference, _ := anchor.ReadTree(filepath.Join(dir, "reference"), false)
 	if len(reference) == 0 {
 		r.Problem = "no reference/ solution"
 		return r
@@ -123,18 +123,8 @@ func check(ctx context.Context, dir, tmp, cache string) (r Result) {
 
 // run scores a tree in the anchor's scoring sandbox.
 func run(ctx context.Context, t anchor.Task, files map[string][]byte, dir, cache string) (int, int, error) {
-	for name, b := range files {
-		p := filepath.Join(dir, "task", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return 0, 0, err
-		}
-		mode := os.FileMode(0o644)
-		if bytes.HasPrefix(b, []byte("#!")) {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, b, mode); err != nil {
-			return 0, 0, err
-		}
+	if err := anchor.WriteTree(filepath.Join(dir, "task"), files); err != nil {
+		return 0, 0, err
 	}
 	box := anchor.Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}}
 	code, out, timedOut, err := box.Run(ctx)
@@ -152,22 +142,6 @@ func run(ctx context.Context, t anchor.Task, files map[string][]byte, dir, cache
 	}
 	passed, total := anchor.Score(t, out, code, report)
 	return passed, total, nil
-}
-
-func read(dir string) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("%s is not a regular file", p)
-		}
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
-		return err
-	})
-	return files, err
 }
 
 func merge(layers ...map[string][]byte) map[string][]byte {
