@@ -374,7 +374,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	if err == nil {
 		err = json.Unmarshal(b, &c)
 	}
-	diff, derr := os.ReadFile(filepath.Join(filepath.Dir(path), c.Diff)) // "" reads a folder: an error
+	diff, derr := os.ReadFile(filepath.Join(map[bool]string{false: filepath.Dir(path)}[filepath.IsAbs(c.Diff)], c.Diff)) // "" reads a folder: an error
 	if err = errors.Join(err, derr); err != nil || c.Component == "" {
 		return fmt.Errorf("read candidate %s: want JSON {diff, component, hypothesis, trace_ids} (%v); nothing was recorded", path, err)
 	}

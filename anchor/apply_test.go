@@ -226,6 +226,13 @@ func TestApplyRule(t *testing.T) {
 	unchanged("holdout tie")
 
 	n := len(must(e.a.gens("")))
+	abs := e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be brief.\n"}))
+	b, _ := os.ReadFile(abs)
+	os.WriteFile(abs, []byte(strings.Replace(string(b), `"c.diff"`, `"`+filepath.Join(filepath.Dir(abs), "c.diff")+`"`, 1)), 0o644)
+	if err := e.a.Apply(ctx(), abs); err != nil || !strings.Contains(e.last(t).Reason, "train did not improve") {
+		t.Errorf("a candidate with an absolute diff path: %v, %+v", err, e.last(t))
+	}
+	n = len(must(e.a.gens("")))
 	for _, bad := range []string{filepath.Join(t.TempDir(), "missing.json"), writeTemp(t, "{not json"), writeTemp(t, `{"diff":"nope.diff","component":"system_prompt.md"}`), writeTemp(t, `{"component":"x"}`)} {
 		if err := e.a.Apply(ctx(), bad); err == nil || !strings.Contains(err.Error(), "nothing was recorded") {
 			t.Errorf("bad candidate %s: %v", bad, err)

@@ -13,6 +13,10 @@ import (
 const usage = `usage: ratchet COMMAND
   tasks validate DIR   check every task of a suite (runs in the anchor's sandbox)
   evolve [--rounds N|--loop|--history]   improve the head harness under the anchor
+  run [--project DIR] [--test CMD] [--session ID] [--sandbox] "request"   the head harness on your project
+  sessions [--show ID] [--json]            the saved request records
+  serve [--addr 127.0.0.1:PORT] [--project DIR]   POST /v1/ask and OpenAI-compatible /v1/chat/completions
+  mcp                  an MCP server on stdio (ask, sessions, ledger queries)
 see README.md`
 
 // Main runs the ratchet command line and returns the exit status.
@@ -35,6 +39,14 @@ func run(ctx context.Context, args []string) error {
 		return tasksCommand(ctx, args[1:])
 	case "evolve":
 		return evolveCommand(ctx, args[1:])
+	case "run":
+		return runCommand(ctx, args[1:])
+	case "sessions":
+		return sessionsCommand(args[1:])
+	case "serve":
+		return serveCommand(ctx, args[1:])
+	case "mcp":
+		return mcpCommand(ctx, args[1:])
 	case "scripted-model":
 		return scriptedCommand(ctx)
 	case "help", "-h", "--help":

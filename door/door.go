@@ -1,0 +1,307 @@
+// Package door is what the front doors share: one request of a person, run
+// by the head harness on their own project with their model, and saved as a
+// request record (seed 003) before completion is reported. `ratchet run`,
+// `ratchet serve` and `ratchet mcp` are thin layers over Ask.
+package door
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"ratchet/anchor"
+
+	_ "modernc.org/sqlite"
+)
+
+// Config is where the door keeps its records and how it runs the harness.
+type Config struct {
+	Harness    string        // the harness source folder: the head working copy
+	Home       string        // RATCHET_HOME: sessions.db, builds/, traces/
+	Env        []string      // the environment with the MODEL_* settings
+	Sandbox    bool          // run the agent under bubblewrap, as the anchor does
+	NumCtx     int           // context size stated to the model (Ollama's num_ctx); 0 leaves MODEL_OPTIONS alone
+	MaxRequest int           // bytes of request text accepted
+	Timeout    time.Duration // the whole agent run
+}
+
+// Request is one request of a person.
+type Request struct {
+	Project string `json:"project"`
+	Text    string `json:"request"`
+	Session string `json:"session,omitempty"`
+	Test    string `json:"test,omitempty"` // test command; detected when empty
+}
+
+// Call is one tool call of the run with the observation it produced.
+type Call struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Args        string `json:"args"`
+	Observation string `json:"observation"`
+	Rejected    bool   `json:"rejected,omitempty"`
+	Truncated   bool   `json:"truncated,omitempty"`
+}
+
+// Record is a request record: the request, its calls and observations, and
+// its outcome.
+type Record struct {
+	ID          string   `json:"id"`
+	Session     string   `json:"session"`
+	Project     string   `json:"project"`
+	Request     string   `json:"request"`
+	Test        string   `json:"test"`
+	Outcome     string   `json:"outcome"` // the harness's stop reason, or interrupted / error
+	Answer      string   `json:"answer"`
+	Steps       int      `json:"steps"`
+	Tokens      int      `json:"tokens"`
+	Calls       []Call   `json:"calls"`
+	Changed     []string `json:"changed"`
+	TestsBefore string   `json:"tests_before"`
+	TestsAfter  string   `json:"tests_after"`
+	TracePath   string   `json:"trace_path"`
+	Started     string   `json:"started"`
+	Finished    string   `json:"finished"`
+}
+
+// BadRequest is a mistake in the request; front doors answer it with 4xx.
+type BadRequest struct{ Msg string }
+
+func (e BadRequest) Error() string { return e.Msg }
+
+// Door runs requests one at a time (one user, one session at a time: seed 003).
+type Door struct {
+	cfg Config
+	db  *sql.DB
+	mu  sync.Mutex
+}
+
+// Open opens the records in cfg.Home.
+func Open(cfg Config) (*Door, error) {
+	if cfg.MaxRequest == 0 {
+		cfg.MaxRequest = 64 << 10
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 30 * time.Minute
+	}
+	for _, d := range []string{"builds", "traces", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(cfg.Home, d), 0o755); err != nil {
+			return nil, fmt.Errorf("create %s: %w; set RATCHET_HOME to a writable folder", cfg.Home, err)
+		}
+	}
+	db, err := sql.Open("sqlite", filepath.Join(cfg.Home, "sessions.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)")
+	if err == nil {
+		db.SetMaxOpenConns(1)
+		_, err = db.Exec(`CREATE TABLE IF NOT EXISTS requests(id TEXT PRIMARY KEY, session TEXT NOT NULL, seq INTEGER NOT NULL,
+			project TEXT, request TEXT, outcome TEXT, record TEXT NOT NULL, finished TEXT);
+			CREATE INDEX IF NOT EXISTS requests_session ON requests(session, seq);`)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open the request records: %w", err)
+	}
+	return &Door{cfg: cfg, db: db}, nil
+}
+
+// Close closes the records.
+func (d *Door) Close() error { return d.db.Close() }
+
+func getenv(env []string, k string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// validate checks a request before anything runs.
+func (d *Door) validate(r *Request) error {
+	st, err := os.Stat(r.Project)
+	switch {
+	case strings.TrimSpace(r.Text) == "":
+		return BadRequest{"the request is empty; say what the agent should do"}
+	case len(r.Text) > d.cfg.MaxRequest:
+		return BadRequest{fmt.Sprintf("the request is %d bytes; the limit is %d: shorten it or point at files instead", len(r.Text), d.cfg.MaxRequest)}
+	case r.Project == "" || err != nil || !st.IsDir():
+		return BadRequest{fmt.Sprintf("unknown project %q: give the path of a folder that exists", r.Project)}
+	case getenv(d.cfg.Env, "MODEL_NAME") == "":
+		return errors.New("no model configured: set MODEL_URL and MODEL_NAME (see README.md)")
+	}
+	r.Project, _ = filepath.Abs(r.Project)
+	if r.Session != "" {
+		var n int
+		d.db.QueryRow(`SELECT COUNT(*) FROM requests WHERE session = ?`, r.Session).Scan(&n)
+		if n == 0 {
+			return BadRequest{fmt.Sprintf("unknown session %q; ratchet sessions lists them", r.Session)}
+		}
+	}
+	return nil
+}
+
+// Ask runs one request and saves its record before returning it. Progress
+// lines go to progress as the agent works. A request cut short (ctx) is
+// saved as interrupted: a record is whole or absent, never half written.
+func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, error) {
+	if progress == nil {
+		progress = io.Discard
+	}
+	if err := d.validate(&r); err != nil {
+		return Record{}, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	prior, err := d.Records(r.Session)
+	if err != nil {
+		return Record{}, err
+	}
+	rec := Record{ID: newID(), Session: cmp(r.Session, newID()), Project: r.Project, Request: r.Text,
+		Test: cmp(r.Test, DetectTest(r.Project)), Started: now(), Calls: []Call{}, Changed: []string{}}
+	bin, err := d.build()
+	if err != nil {
+		return Record{}, err
+	}
+	before, _ := anchor.ReadTree(r.Project, false)
+	rec.TestsBefore = runTests(ctx, r.Project, rec.Test)
+	fmt.Fprintf(progress, "tests before: %s\n", rec.TestsBefore)
+	runErr := d.run(ctx, bin, &rec, Context(prior, r.Text, d.budget()), progress)
+	after, _ := anchor.ReadTree(r.Project, false)
+	rec.Changed = changed(before, after)
+	if ctx.Err() == nil {
+		rec.TestsAfter = runTests(ctx, r.Project, rec.Test)
+		fmt.Fprintf(progress, "tests after: %s\n", rec.TestsAfter)
+	}
+	switch {
+	case ctx.Err() != nil:
+		rec.Outcome = "interrupted"
+	case runErr != nil:
+		rec.Outcome, rec.Answer = "error", runErr.Error()
+	}
+	rec.Finished = now()
+	if err := d.save(rec); err != nil {
+		return rec, fmt.Errorf("the request ran but its record could not be saved (%w); its effects on %s remain", err, r.Project)
+	}
+	if ctx.Err() != nil {
+		return rec, fmt.Errorf("interrupted; the record is saved as %s and any edits made so far remain", rec.ID)
+	}
+	return rec, nil
+}
+
+// budget is the characters of earlier requests a new request may carry:
+// about half the stated context, at ~3 characters a token.
+func (d *Door) budget() int { return max(d.cfg.NumCtx, 8192) * 3 / 2 }
+
+func (d *Door) save(rec Record) error {
+	b, _ := json.Marshal(rec)
+	_, err := d.db.ExecContext(context.WithoutCancel(context.Background()), `INSERT INTO requests(id, session, seq, project, request, outcome, record, finished)
+		VALUES(?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests WHERE session = ?), ?, ?, ?, ?, ?)`,
+		rec.ID, rec.Session, rec.Session, rec.Project, rec.Request, rec.Outcome, string(b), rec.Finished)
+	return err
+}
+
+// Records returns the records of a session, oldest first.
+func (d *Door) Records(session string) ([]Record, error) {
+	rows, err := d.db.Query(`SELECT record FROM requests WHERE session = ? ORDER BY seq`, session)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Record
+	for rows.Next() {
+		var s string
+		var r Record
+		if err := rows.Scan(&s); err != nil || json.Unmarshal([]byte(s), &r) != nil {
+			return nil, fmt.Errorf("read a request record: %v", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Session is one line of `ratchet sessions`.
+type Session struct {
+	ID, Project, Last, Outcome string
+	Requests                   int
+}
+
+// Sessions lists the sessions, most recent first.
+func (d *Door) Sessions() ([]Session, error) {
+	rows, err := d.db.Query(`SELECT session, project, COUNT(*), MAX(finished),
+		(SELECT outcome FROM requests r2 WHERE r2.session = r.session ORDER BY seq DESC LIMIT 1)
+		FROM requests r GROUP BY session ORDER BY MAX(finished) DESC`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		var s Session
+		if err := rows.Scan(&s.ID, &s.Project, &s.Requests, &s.Last, &s.Outcome); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// build compiles the harness folder once per content.
+func (d *Door) build() (string, error) {
+	files, err := anchor.ReadTree(d.cfg.Harness, true)
+	if err != nil || files["manifest.toml"] == nil {
+		return "", fmt.Errorf("the harness folder %s cannot be read (%v); point --harness at the head harness", d.cfg.Harness, err)
+	}
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "%s\x00%d\x00%s", name, len(files[name]), files[name])
+	}
+	bin, _ := filepath.Abs(filepath.Join(d.cfg.Home, "builds", hex.EncodeToString(h.Sum(nil))[:24]))
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-o", bin+".tmp", ".")
+	cmd.Dir, cmd.Env = d.cfg.Harness, append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=readonly", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build the harness: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return bin, os.Rename(bin+".tmp", bin)
+}
+
+func changed(before, after map[string][]byte) []string {
+	out := []string{}
+	for name, b := range after {
+		if old, ok := before[name]; !ok || string(old) != string(b) {
+			out = append(out, name)
+		}
+	}
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func cmp(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+
+func newID() string { return strings.ToLower(rand.Text()[:16]) }

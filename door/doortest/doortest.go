@@ -1,0 +1,66 @@
+// Package doortest holds what the front doors' tests share: a project with
+// a real bug, a scripted model that fixes it, and a door on that model.
+package doortest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"ratchet/door"
+	"ratchet/harness/fakemodel"
+)
+
+const (
+	buggy  = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x + 1 }\n"
+	fixed  = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x }\n"
+	testGo = "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(Double(2))\n\t}\n}\n"
+)
+
+// Project makes a small Go project whose Double is wrong.
+func Project(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.26\n", "m.go": buggy, "m_test.go": testGo} {
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	return dir
+}
+
+// Fixer is a scripted model that fixes Double and says so.
+func Fixer(r fakemodel.Request) fakemodel.Step {
+	msgs := r.Messages()
+	if last := string(msgs[len(msgs)-1]); strings.Contains(last, "wrote ") && (strings.Contains(last, `"role":"tool"`) || strings.Contains(last, "tool_result")) {
+		return fakemodel.Step{Text: "Fixed Double: it added one too many.", In: 80, Out: 10}
+	}
+	args, _ := json.Marshal(map[string]string{"path": "m.go", "content": fixed})
+	return fakemodel.Step{Text: "Fixing.", Calls: []fakemodel.Call{{ID: "c1", Name: "write_file", Args: string(args)}}, In: 60, Out: 30}
+}
+
+// Open opens a door on a scripted model, with the repository's harness.
+func Open(t testing.TB, step func(fakemodel.Request) fakemodel.Step, sandbox bool) (*door.Door, *fakemodel.Server) {
+	t.Helper()
+	steps := make([]fakemodel.Step, 500)
+	for i := range steps {
+		steps[i] = fakemodel.Step{Func: step}
+	}
+	srv, err := fakemodel.Start(steps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	_, file, _, _ := runtime.Caller(0)
+	env := append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+srv.URL, "MODEL_NAME=scripted", "MODEL_OPTIONS=", "MODEL_API_KEY=sk-door-SECRET")
+	d, err := door.Open(door.Config{Harness: filepath.Join(filepath.Dir(file), "..", "..", "harness"), Home: t.TempDir(), Env: env, Sandbox: sandbox, NumCtx: 8192})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, srv
+}
+
+// Fixed is the content Fixer writes.
+const Fixed = fixed

@@ -1,0 +1,162 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"ratchet/door"
+	"ratchet/door/doortest"
+	"ratchet/harness/fakemodel"
+)
+
+func start(t *testing.T) (*httptest.Server, *door.Door) {
+	d, _ := doortest.Open(t, doortest.Fixer, false)
+	srv := httptest.NewServer(Handler{Door: d})
+	t.Cleanup(srv.Close)
+	return srv, d
+}
+
+func fixedIn(t *testing.T, proj string) {
+	t.Helper()
+	if b, _ := os.ReadFile(filepath.Join(proj, "m.go")); string(b) != doortest.Fixed {
+		t.Fatalf("the project was not fixed:\n%s", b)
+	}
+}
+
+func TestOpenAIClient(t *testing.T) {
+	srv, d := start(t)
+	proj := doortest.Project(t)
+	client := openai.NewClient(option.WithBaseURL(srv.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHeader("X-Ratchet-Project", proj), option.WithMaxRetries(0))
+	resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model:    "ratchet",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("be brief"), openai.UserMessage("Double is wrong; fix it.")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := resp.Choices[0].Message.Content
+	if !strings.Contains(got, "Fixed Double") || !strings.Contains(got, "files changed: m.go") || !strings.Contains(got, "tests after: pass") {
+		t.Errorf("reply = %q", got)
+	}
+	fixedIn(t, proj)
+
+	// Streaming: progress arrives as content, then the answer; the session
+	// continues through the header.
+	ss, _ := d.Sessions()
+	proj2 := doortest.Project(t)
+	stream := client.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
+		Model: "ratchet", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("And this one.")},
+	}, option.WithHeader("X-Ratchet-Project", proj2), option.WithHeader("X-Ratchet-Session", ss[0].ID))
+	var acc openai.ChatCompletionAccumulator
+	chunks := 0
+	for stream.Next() {
+		acc.AddChunk(stream.Current())
+		chunks++
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	content := acc.Choices[0].Message.Content
+	if chunks < 4 || !strings.Contains(content, "step 1: write_file") || !strings.Contains(content, "Fixed Double") || acc.Choices[0].FinishReason != "stop" {
+		t.Errorf("%d chunks, content %q", chunks, content)
+	}
+	fixedIn(t, proj2)
+	if recs, _ := d.Records(ss[0].ID); len(recs) != 2 {
+		t.Errorf("the streamed request did not continue the session: %d records", len(recs))
+	}
+
+	// A bad project is a clear 400, through the client's error type.
+	_, err = client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model: "ratchet", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("x")},
+	}, option.WithHeader("X-Ratchet-Project", "/no/such/project"))
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || !strings.Contains(apiErr.Message+apiErr.RawJSON(), "unknown project") {
+		t.Errorf("bad project: %v", err)
+	}
+}
+
+func TestAsk(t *testing.T) {
+	srv, d := start(t)
+	proj := doortest.Project(t)
+	post := func(body string) (*http.Response, map[string]any) {
+		resp, err := http.Post(srv.URL+"/v1/ask", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var v map[string]any
+		json.NewDecoder(resp.Body).Decode(&v)
+		return resp, v
+	}
+	b, _ := json.Marshal(door.Request{Project: proj, Text: "Double is wrong; fix it."})
+	resp, rec := post(string(b))
+	if resp.StatusCode != 200 || rec["outcome"] != "completed" || rec["tests_after"] != "pass" {
+		t.Fatalf("%d %v", resp.StatusCode, rec)
+	}
+	fixedIn(t, proj)
+	for body, code := range map[string]int{
+		`{"project": "/nope", "request": "x"}`: 400,
+		`not json`:                             400,
+		`{"project": "` + proj + `", "request": "` + strings.Repeat("x", 70000) + `"}`: 413,
+		`{"project": "` + proj + `", "request": "` + strings.Repeat("y", 2<<20) + `"}`: 413,
+	} {
+		if resp, v := post(body); resp.StatusCode != code || v["error"] == nil {
+			t.Errorf("%.40s: %d %v, want %d", body, resp.StatusCode, v, code)
+		}
+	}
+	if ss, _ := d.Sessions(); len(ss) != 1 {
+		t.Errorf("bad requests left records: %+v", ss)
+	}
+	var buf bytes.Buffer
+	r2, _ := http.Get(srv.URL + "/v1/models")
+	buf.ReadFrom(r2.Body)
+	if !strings.Contains(buf.String(), `"ratchet"`) {
+		t.Errorf("models: %s", buf.String())
+	}
+}
+
+func TestClientDisconnectLeavesAWholeRecord(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	d, _ := doortest.Open(t, func(r fakemodel.Request) fakemodel.Step {
+		select {
+		case <-release:
+		case <-time.After(3 * time.Second):
+		}
+		return doortest.Fixer(r)
+	}, false)
+	srv := httptest.NewServer(Handler{Door: d})
+	defer srv.Close()
+	proj := doortest.Project(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	b, _ := json.Marshal(door.Request{Project: proj, Text: "fix it", Test: "true"})
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/ask", bytes.NewReader(b))
+	go func() { time.Sleep(1200 * time.Millisecond); cancel() }()
+	if _, err := http.DefaultClient.Do(req); err == nil {
+		t.Fatal("the request finished despite the disconnect")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if ss, _ := d.Sessions(); len(ss) == 1 {
+			recs, _ := d.Records(ss[0].ID)
+			if len(recs) != 1 || recs[0].Outcome != "interrupted" || recs[0].Finished == "" {
+				t.Fatalf("records = %+v", recs)
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("no record after the disconnect")
+}
