@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Ratchet needs on a Debian machine (bubblewrap for the sandbox,
-# git for applying candidate diffs), or says in one line what to install.
+# git for applying candidate diffs, chromium for the dashboard's tests), or
+# says in one line what to install.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v git >/dev/null || need+=(git)
 command -v prlimit >/dev/null || need+=(util-linux)
+# Chromium is only for the dashboard's browser tests; skip it with RATCHET_NO_BROWSER=1.
+[ -n "${RATCHET_NO_BROWSER:-}" ] || command -v chromium >/dev/null || need+=(chromium)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "deps: installing ${need[*]}" >&2

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -64,6 +65,20 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 		})
 	}
 	wg.Wait()
+	// Two tasks with the same files share one task hash, so the anchor's run
+	// cache would serve one's run for the other, across splits too.
+	seen := map[string]string{}
+	for i, d := range dirs {
+		files, _ := anchor.ReadTree(d, true)
+		h := fmt.Sprint(len(files))
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			h += name + "\x00" + string(files[name]) + "\x00"
+		}
+		if other, ok := seen[h]; ok && results[i].Problem == "" {
+			results[i].Problem = "same files as " + other + ": change its prompt or code (identical tasks share cached runs)"
+		}
+		seen[h] = results[i].Split + "/" + results[i].ID
+	}
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SPLIT\tTASK\tREFERENCE\tUNTOUCHED\tTIME\tVERDICT")
 	for _, r := range results {

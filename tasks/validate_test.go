@@ -56,6 +56,7 @@ func TestValidateFindsBadTasks(t *testing.T) {
 	task(t, suite, "sealed", "names-hidden-test", map[string]string{"repo/NOTES.md": "TestTwo checks Double(2)\n"})
 	task(t, suite, "sealed", "no-toml", map[string]string{"task.toml": ""})
 	task(t, suite, "sealed", "no-reference", map[string]string{"reference/m.go": ""})
+	task(t, suite, "sealed", "same-as-good", nil)
 	var out bytes.Buffer
 	results, err := Validate(context.Background(), suite, 2, &out)
 	if err != nil {
@@ -69,6 +70,7 @@ func TestValidateFindsBadTasks(t *testing.T) {
 		"names-hidden-test": "names the hidden test TestTwo",
 		"no-toml":           "task.toml",
 		"no-reference":      "no reference",
+		"same-as-good":      "same files as train/good",
 	}
 	if len(results) != len(want) {
 		t.Fatalf("got %d results:\n%s", len(results), out.String())
