@@ -157,3 +157,24 @@ func TestDetectTest(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteBackStaysInsideTheProject(t *testing.T) {
+	proj, outside := t.TempDir(), t.TempDir()
+	os.Symlink(outside, filepath.Join(proj, "link"))
+	os.WriteFile(filepath.Join(proj, "gone.txt"), []byte("x"), 0o644)
+	before := map[string][]byte{"gone.txt": []byte("x")}
+	after := map[string][]byte{"link/evil.txt": []byte("pwned"), "sub/new.go": []byte("package sub\n")}
+	err := WriteBackForTest(proj, before, after)
+	if _, serr := os.Stat(filepath.Join(outside, "evil.txt")); serr == nil {
+		t.Fatal("a write went through the project's symlink")
+	}
+	if err == nil {
+		t.Error("the refused write was not reported")
+	}
+	if b, _ := os.ReadFile(filepath.Join(proj, "sub", "new.go")); string(b) != "package sub\n" {
+		t.Error("a normal new file was not written back")
+	}
+	if _, serr := os.Stat(filepath.Join(proj, "gone.txt")); serr == nil {
+		t.Error("a file the agent deleted is still there")
+	}
+}

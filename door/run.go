@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -138,13 +139,7 @@ func (d *Door) sandboxed(ctx context.Context, bin, work, project string) error {
 	code, out, timedOut, err := box.Run(ctx)
 	after, rerr := anchor.ReadTree(filepath.Join(work, "task"), false)
 	if rerr == nil {
-		for _, name := range changed(before, after) {
-			if b, ok := after[name]; ok {
-				anchor.WriteTree(project, map[string][]byte{name: b})
-			} else {
-				os.Remove(filepath.Join(project, name))
-			}
-		}
+		rerr = writeBack(project, before, after)
 	}
 	switch {
 	case err != nil:
@@ -252,4 +247,27 @@ func fromTrace(rec *Record) {
 	if rec.Outcome == "" {
 		rec.Outcome = "no result"
 	}
+}
+
+// writeBack applies the agent's changes to the project through os.Root, so a
+// symlink in the project can never lead a write outside it.
+func writeBack(project string, before, after map[string][]byte) error {
+	root, err := os.OpenRoot(project)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	var errs []error
+	for _, name := range changed(before, after) {
+		b, ok := after[name]
+		switch {
+		case !ok:
+			errs = append(errs, root.Remove(name))
+		case root.MkdirAll(filepath.Dir(name), 0o755) != nil:
+			errs = append(errs, fmt.Errorf("write back %s: cannot create its folder inside the project", name))
+		default:
+			errs = append(errs, root.WriteFile(name, b, 0o644))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -1,0 +1,4 @@
+package door
+
+// WriteBackForTest exposes writeBack to the external tests.
+var WriteBackForTest = writeBack
