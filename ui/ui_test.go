@@ -46,7 +46,7 @@ func buildLedger(t *testing.T) string {
 	suite := filepath.Join(t.TempDir(), "suite")
 	for _, st := range [][2]string{{"train", "double-a"}, {"train", "double-b"}, {"holdout", "double-h"}} {
 		write(t, filepath.Join(suite, st[0], st[1]), map[string]string{"task.toml": "prompt = \"Double is wrong in " + st[1] + ". Fix it.\"\ntest = \"go test ./...\"\n",
-			"repo/go.mod": "module example.com/m\n\ngo 1.26\n", "repo/m.go": buggy, "repo/m_test.go": test, "hidden/m_test.go": test, "reference/m.go": fixed})
+			"repo/go.mod": "module example.com/m\n\ngo 1.26\n", "repo/m.go": buggy, "repo/NOTES.txt": strings.Repeat("a long note line\n", 600), "repo/m_test.go": test, "hidden/m_test.go": test, "reference/m.go": fixed})
 	}
 	steps := make([]fakemodel.Step, 1000)
 	for i := range steps {
@@ -59,7 +59,8 @@ func buildLedger(t *testing.T) string {
 				return fakemodel.Step{Text: "Fixed Double.", In: 90, Out: 5}
 			}
 			args, _ := json.Marshal(map[string]string{"path": "m.go", "content": fixed})
-			return fakemodel.Step{Text: "Reading then fixing.", Calls: []fakemodel.Call{{ID: "c1", Name: "write_file", Args: string(args)}}, In: 60, Out: 30}
+			return fakemodel.Step{Text: "Reading then fixing.", Calls: []fakemodel.Call{{ID: "c0", Name: "read_file", Args: `{"path":"NOTES.txt"}`},
+				{ID: "c1", Name: "write_file", Args: string(args)}}, In: 60, Out: 30}
 		}}
 	}
 	srv, err := fakemodel.Start(steps...)
@@ -186,7 +187,7 @@ func TestDashboardInChromium(t *testing.T) {
 
 	load(traceLink)
 	ev := text("#events")
-	for _, want := range []string{"model_call", "model_reply", "tool_call", "write_file", "tool_result", "wrote ", "done", "completed"} {
+	for _, want := range []string{"model_call", "model_reply", "tool_call", "write_file", "tool_result", "wrote ", "done", "completed", "truncated: the model saw", "usage in 60 / out 30"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("the trace view lacks %q:\n%s", want, ev)
 		}
