@@ -87,10 +87,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case args[0] == "traces" && *split != "train":
 		return errors.New("anchor traces serves --split train only; holdout and sealed traces are never shown")
 	case args[0] == "snapshot" && fs.NArg() == 1:
-		hash, err := a.Snapshot(fs.Arg(0))
-		if err == nil {
-			fmt.Fprintln(out, hash)
-		}
+		hash, err := a.Snapshot(fs.Arg(0)) // "" on error
+		fmt.Fprint(out, hash, map[bool]string{true: "\n"}[hash != ""])
 		return err
 	}
 	if err := a.open(); err != nil {
@@ -698,7 +696,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
 		func() { err = WriteTree(work, files) },
 		func() { cache, err = a.cacheCopy(tmp, "agent-cache") },
-		func() { proxy, err = StartProxy(sock, a.API, a.URL, a.key, a.Budget) },
+		func() { proxy, err = StartProxy(sock, a.API, a.URL, a.ModelName, a.key, a.Budget) },
 	} {
 		if err == nil {
 			step()

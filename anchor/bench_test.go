@@ -103,7 +103,7 @@ func BenchmarkModelCallViaProxy(b *testing.B) {
 	srv, _ := fakemodel.Start()
 	defer srv.Close()
 	sock := filepath.Join(b.TempDir(), "m.sock")
-	p, err := StartProxy(sock, "openai", srv.URL, "sk-bench", 1<<62)
+	p, err := StartProxy(sock, "openai", srv.URL, "m", "sk-bench", 1<<62)
 	if err != nil {
 		b.Fatal(err)
 	}

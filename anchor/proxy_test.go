@@ -33,7 +33,7 @@ func startProxy(t *testing.T, api string, budget int64, steps ...fakemodel.Step)
 	}
 	t.Cleanup(srv.Close)
 	sock := filepath.Join(t.TempDir(), "m.sock")
-	p, err := StartProxy(sock, api, srv.URL, secret, budget)
+	p, err := StartProxy(sock, api, srv.URL, "frozen-model", secret, budget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +82,9 @@ func TestProxyCountsUsage(t *testing.T) {
 				t.Errorf("counted in=%d out=%d, want %d and 80", in, out, 2*tt.wantIn)
 			}
 			req := srv.Requests()[0]
+			if !strings.Contains(string(req.Body), `"model":"frozen-model"`) || strings.Contains(string(req.Body), `"model":"m"`) {
+				t.Errorf("the operator's model was not pinned (I1): %s", req.Body)
+			}
 			if tt.api == "openai" && tt.stream && !strings.Contains(string(req.Body), `"include_usage":true`) {
 				t.Errorf("stream request did not ask for usage: %s", req.Body)
 			}
@@ -116,7 +119,7 @@ func TestProxyInjectsCredentialAndNeverEchoesIt(t *testing.T) {
 	}
 	// An unreachable upstream: the error says so, without the key.
 	sock := filepath.Join(t.TempDir(), "m.sock")
-	p, _ := StartProxy(sock, "openai", "http://127.0.0.1:1", secret, 1000)
+	p, _ := StartProxy(sock, "openai", "http://127.0.0.1:1", "m", secret, 1000)
 	defer p.Close()
 	resp, out := post(t, unixClient(sock), "/v1/chat/completions", `{}`)
 	if resp.StatusCode != 502 || strings.Contains(out, secret) {

@@ -103,24 +103,25 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 // Proxy is a run's only way to the model. It listens on a unix socket bound
-// into the sandbox, injects the credential, forwards to the upstream, counts
-// tokens from usage (streams included) and answers 429 once the budget is
-// spent. It parses nothing but usage, and the credential never appears in
-// what it returns.
+// into the sandbox, injects the credential, pins the operator's model name,
+// forwards to the upstream, counts tokens from usage (streams included) and
+// answers 429 once the budget is spent. Of a body it reads only the model,
+// the stream flag and usage, and the credential never appears in what it
+// returns.
 type Proxy struct {
-	API, Upstream, key string
-	Budget, in, out    int64
-	mu                 sync.Mutex
-	srv                *http.Server
+	API, Upstream, Model, key string
+	Budget, in, out           int64
+	mu                        sync.Mutex
+	srv                       *http.Server
 }
 
 // StartProxy serves on the unix socket at sock.
-func StartProxy(sock, api, upstream, key string, budget int64) (*Proxy, error) {
+func StartProxy(sock, api, upstream, model, key string, budget int64) (*Proxy, error) {
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		return nil, fmt.Errorf("start model proxy: %w", err)
 	}
-	p := &Proxy{API: api, Upstream: strings.TrimRight(upstream, "/"), key: key, Budget: budget}
+	p := &Proxy{API: api, Upstream: strings.TrimRight(upstream, "/"), Model: model, key: key, Budget: budget}
 	p.srv = &http.Server{Handler: p}
 	go p.srv.Serve(ln)
 	return p, nil
@@ -148,9 +149,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	var req map[string]json.RawMessage
-	if p.API == "openai" && json.Unmarshal(body, &req) == nil && string(req["stream"]) == "true" {
-		// Ask for the usage chunk at the end of the stream, or it cannot be counted.
-		req["stream_options"] = json.RawMessage(`{"include_usage":true}`)
+	if json.Unmarshal(body, &req) == nil { // I1: the operator's model, whatever the harness names
+		req["model"], _ = json.Marshal(p.Model)
+		if p.API == "openai" && string(req["stream"]) == "true" { // ask for the usage chunk, or a stream cannot be counted
+			req["stream_options"] = json.RawMessage(`{"include_usage":true}`)
+		}
 		body, _ = json.Marshal(req)
 	}
 	up, _ := http.NewRequestWithContext(r.Context(), r.Method, p.Upstream+r.URL.RequestURI(), bytes.NewReader(body))

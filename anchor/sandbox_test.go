@@ -27,7 +27,7 @@ func realBox(t *testing.T, e *testEnv) (Box, string) {
 	bin := filepath.Join(t.TempDir(), "harness")
 	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
 	sock := filepath.Join(t.TempDir(), "model.sock")
-	p, err := StartProxy(sock, "openai", e.srv.URL, e.a.key, 1000)
+	p, err := StartProxy(sock, "openai", e.srv.URL, "scripted", e.a.key, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func (d *Door) sandboxed(ctx context.Context, bin, work, project string) error {
 	env := d.modelEnv()
 	key := cmp(getenv(env, "MODEL_API_KEY"), getenv(env, map[bool]string{true: "ANTHROPIC_API_KEY", false: "OPENAI_API_KEY"}[getenv(env, "MODEL_API") == "anthropic"]))
 	sock := filepath.Join(work, "model.sock")
-	proxy, err := anchor.StartProxy(sock, cmp(getenv(env, "MODEL_API"), "openai"), cmp(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434"), key, 1<<62)
+	proxy, err := anchor.StartProxy(sock, cmp(getenv(env, "MODEL_API"), "openai"), cmp(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434"), getenv(env, "MODEL_NAME"), key, 1<<62)
 	if err != nil {
 		return err
 	}
