@@ -86,10 +86,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return errors.New("--jobs and --budget must be positive")
 	case args[0] == "traces" && *split != "train":
 		return errors.New("anchor traces serves --split train only; holdout and sealed traces are never shown")
-	case args[0] == "snapshot" && fs.NArg() == 1:
-		hash, err := a.Snapshot(fs.Arg(0)) // "" on error
-		fmt.Fprint(out, hash, map[bool]string{true: "\n"}[hash != ""])
-		return err
 	}
 	if err := a.open(); err != nil {
 		return err
@@ -109,6 +105,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return a.Apply(ctx, *candidate)
 	case "log":
 		return a.Log(*asJSON)
+	case "snapshot":
+		hash, err := a.Snapshot(fs.Arg(0)) // "" on error
+		fmt.Fprint(out, hash, map[bool]string{true: "\n"}[hash != ""])
+		return err
 	case "rollback":
 		if fs.NArg() != 1 || err != nil {
 			return errors.New("usage: anchor rollback GEN (a generation number from anchor log)")

@@ -144,3 +144,19 @@ func hashOfDir(dir string) (string, error) {
 	files, err := ReadTree(dir, true)
 	return hashOf(files), err
 }
+
+func TestSnapshotCommandOnAFreshHome(t *testing.T) {
+	var out strings.Builder
+	home := filepath.Join(t.TempDir(), "fresh")
+	if err := run(ctx(), []string{"snapshot", "--home", home, harnessDir(t)}, &out); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := hashOfDir(harnessDir(t))
+	if strings.TrimSpace(out.String()) != want {
+		t.Errorf("anchor snapshot printed %q, want %s", out.String(), want)
+	}
+	out.Reset()
+	if err := run(ctx(), []string{"snapshot", "--home", home, filepath.Join(home, "missing")}, &out); err == nil || out.Len() != 0 {
+		t.Errorf("a missing folder: %v, printed %q", err, out.String())
+	}
+}
