@@ -374,7 +374,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	}
 	diff, derr := os.ReadFile(filepath.Join(map[bool]string{false: filepath.Dir(path)}[filepath.IsAbs(c.Diff)], c.Diff)) // "" reads a folder: an error
 	if err = errors.Join(err, derr); err != nil || c.Component == "" {
-		return fmt.Errorf("read candidate %s: want JSON {diff, component, hypothesis, trace_ids} (%v); nothing was recorded", path, err)
+		return fmt.Errorf("read candidate %q: want JSON {diff, component, hypothesis, trace_ids} (%s); nothing was recorded", path, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	head, err := a.head()
 	if err = errors.Join(err, a.frozenModel()); err != nil {
