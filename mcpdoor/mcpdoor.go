@@ -6,17 +6,12 @@ package mcpdoor
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ratchet/door"
+	"ratchet/internal/ledgerdb"
 	"ratchet/serve"
-
-	_ "modernc.org/sqlite"
 )
 
 // AskInput is the ask tool's arguments.
@@ -52,7 +47,7 @@ func New(d *door.Door, ledger string) *mcp.Server {
 	query := func(name, desc, q string) {
 		mcp.AddTool(s, &mcp.Tool{Name: name, Description: desc},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in LedgerInput) (*mcp.CallToolResult, map[string]any, error) {
-				rows, err := ledgerQuery(ctx, ledger, q, cmpInt(in.Limit, 20))
+				rows, err := ledgerdb.Query(ctx, ledger, q, cmpInt(in.Limit, 20))
 				return nil, map[string]any{"rows": rows}, err
 			})
 	}
@@ -70,43 +65,4 @@ func cmpInt(v, def int) int {
 		return def
 	}
 	return v
-}
-
-// ledgerQuery runs a read-only query on the anchor's ledger.
-func ledgerQuery(ctx context.Context, path, q string, limit int) ([]map[string]any, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("no ledger at %s: set ANCHOR_HOME to the anchor's home", path)
-	}
-	abs, _ := filepath.Abs(path)
-	db, err := sql.Open("sqlite", "file:"+abs+"?mode=ro&_pragma=busy_timeout(5000)")
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	rows, err := db.QueryContext(ctx, q, limit)
-	if err != nil {
-		return nil, fmt.Errorf("query the ledger: %w", err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	out := []map[string]any{}
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		row := map[string]any{}
-		for i, c := range cols {
-			if b, ok := vals[i].([]byte); ok {
-				vals[i] = string(b)
-			}
-			row[c] = vals[i]
-		}
-		out = append(out, row)
-	}
-	return out, rows.Err()
 }

@@ -7,10 +7,8 @@ package ui
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
@@ -19,7 +17,7 @@ import (
 	"strconv"
 	"strings"
 
-	_ "modernc.org/sqlite"
+	"ratchet/internal/ledgerdb"
 )
 
 //go:embed static
@@ -59,46 +57,8 @@ func fail(w http.ResponseWriter, code int, msg string) {
 	json.NewEncoder(w).Encode(map[string]string{"error": msg})
 }
 
-// db opens the ledger read-only; the dashboard never writes.
-func (h Handler) db() (*sql.DB, error) {
-	path, _ := filepath.Abs(filepath.Join(h.Home, "ledger.db"))
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("no ledger at %s: set ANCHOR_HOME, or run anchor init first", path)
-	}
-	return sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
-}
-
 func (h Handler) query(ctx context.Context, q string, args ...any) ([]map[string]any, error) {
-	db, err := h.db()
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	rows, err := db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	out := []map[string]any{}
-	for rows.Next() {
-		vals, ptrs := make([]any, len(cols)), make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		row := map[string]any{}
-		for i, c := range cols {
-			if b, ok := vals[i].([]byte); ok {
-				vals[i] = string(b)
-			}
-			row[c] = vals[i]
-		}
-		out = append(out, row)
-	}
-	return out, rows.Err()
+	return ledgerdb.Query(ctx, filepath.Join(h.Home, "ledger.db"), q, args...)
 }
 
 func (h Handler) rows(w http.ResponseWriter, r *http.Request, q string) {
