@@ -665,7 +665,7 @@ func (r *Run) fields() []any {
 func (a *Anchor) RunTask(ctx context.Context, hash, dir string, force bool) (Run, error) {
 	t, err := LoadTask(dir)
 	task, herr := ReadTree(t.Dir, true)
-	th := hashOf(task)
+	th := HashOf(task)
 	cached, qerr := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ? AND error = ''
 		ORDER BY created_at DESC LIMIT 1`, hash, th, a.Model())
 	if err = errors.Join(err, herr, qerr); err != nil || (len(cached) == 1 && !force) {
@@ -834,9 +834,9 @@ func copyTree(src, dst string) error {
 	return errors.Join(err, WriteTree(dst, files))
 }
 
-// hashOf is the sha256 of the deterministic tar of files: sorted paths,
+// HashOf is the sha256 of the deterministic tar of files: sorted paths,
 // zero mtimes, fixed modes, no owners. It names a snapshot or a task.
-func hashOf(files map[string][]byte) string {
+func HashOf(files map[string][]byte) string {
 	h := sha256.New()
 	tw := tar.NewWriter(h)
 	for _, f := range slices.Sorted(maps.Keys(files)) {
@@ -858,10 +858,10 @@ func WriteTree(dst string, files map[string][]byte) (err error) {
 }
 
 // Snapshot stores the files of dir in snapshots/<hash>, hash being their
-// sha256 (hashOf), and returns the hash.
+// sha256 (HashOf), and returns the hash.
 func (a *Anchor) Snapshot(dir string) (string, error) {
 	files, err := ReadTree(dir, true)
-	hash, tmp := hashOf(files), a.path("tmp", "snap-"+rand.Text())
+	hash, tmp := HashOf(files), a.path("tmp", "snap-"+rand.Text())
 	defer os.RemoveAll(tmp)
 	if _, serr := os.Stat(a.path("snapshots", hash)); err == nil && serr != nil {
 		err = errors.Join(WriteTree(tmp, files), os.Rename(tmp, a.path("snapshots", hash)))
@@ -890,7 +890,7 @@ func (a *Anchor) resolveHarness(arg string) (string, error) {
 // hash, so that a snapshot changed on disk is never used.
 func (a *Anchor) readSnapshot(hash string) (map[string][]byte, error) {
 	files, err := ReadTree(a.path("snapshots", hash), true)
-	if err != nil || hashOf(files) != hash {
+	if err != nil || HashOf(files) != hash {
 		return nil, fmt.Errorf("snapshot %s is missing or no longer matches its hash (%v); snapshot the harness again", hash, err)
 	}
 	return files, nil

@@ -142,7 +142,7 @@ func TestCopyTreeNeverFollowsLinks(t *testing.T) {
 
 func hashOfDir(dir string) (string, error) {
 	files, err := ReadTree(dir, true)
-	return hashOf(files), err
+	return HashOf(files), err
 }
 
 func TestSnapshotCommandOnAFreshHome(t *testing.T) {

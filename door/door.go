@@ -7,14 +7,11 @@ package door
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -263,11 +260,7 @@ func (d *Door) build() (string, error) {
 	if err != nil || files["manifest.toml"] == nil {
 		return "", fmt.Errorf("the harness folder %s cannot be read (%v); point --harness at the head harness", d.cfg.Harness, err)
 	}
-	h := sha256.New()
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		fmt.Fprintf(h, "%s\x00%d\x00%s", name, len(files[name]), files[name])
-	}
-	bin, _ := filepath.Abs(filepath.Join(d.cfg.Home, "builds", hex.EncodeToString(h.Sum(nil))[:24]))
+	bin, _ := filepath.Abs(filepath.Join(d.cfg.Home, "builds", anchor.HashOf(files)[:24]))
 	if _, err := os.Stat(bin); err == nil {
 		return bin, nil
 	}

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -70,10 +69,7 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 	seen := map[string]string{}
 	for i, d := range dirs {
 		files, _ := anchor.ReadTree(d, true)
-		h := fmt.Sprint(len(files))
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			h += name + "\x00" + string(files[name]) + "\x00"
-		}
+		h := anchor.HashOf(files) // the anchor's own task hash
 		if other, ok := seen[h]; ok && results[i].Problem == "" {
 			results[i].Problem = "same files as " + other + ": change its prompt or code (identical tasks share cached runs)"
 		}

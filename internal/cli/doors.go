@@ -6,13 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -110,17 +107,7 @@ func serveCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	defer d.Close()
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
-	}
-	srv := &http.Server{Handler: serve.Handler{Door: d, Project: *project}, ReadHeaderTimeout: 10 * time.Second}
-	go func() { <-ctx.Done(); srv.Close() }()
-	fmt.Fprintf(os.Stderr, "ratchet: serving on http://%s (POST /v1/ask, POST /v1/chat/completions)\n", ln.Addr())
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return listenAndServe(ctx, *addr, serve.Handler{Door: d, Project: *project}, "serving POST /v1/ask and POST /v1/chat/completions")
 }
 
 func mcpCommand(ctx context.Context, args []string) error {

@@ -2,13 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"time"
 
 	"ratchet/ui"
 )
@@ -23,15 +19,5 @@ func uiCommand(ctx context.Context, args []string) error {
 	if _, err := os.Stat(*home + "/ledger.db"); err != nil {
 		return fmt.Errorf("no ledger in %s: set --home or ANCHOR_HOME to the anchor's home", *home)
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
-	}
-	srv := &http.Server{Handler: ui.Handler{Home: *home}, ReadHeaderTimeout: 10 * time.Second}
-	go func() { <-ctx.Done(); srv.Close() }()
-	fmt.Fprintf(os.Stderr, "ratchet: the dashboard is on http://%s\n", ln.Addr())
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return listenAndServe(ctx, *addr, ui.Handler{Home: *home}, "the dashboard is")
 }
