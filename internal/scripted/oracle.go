@@ -1,0 +1,156 @@
+package scripted
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"ratchet/anchor"
+	"ratchet/harness/fakemodel"
+)
+
+// Oracle is a scripted task model whose success depends on the harness, the
+// way a real model's does: it solves a task of Suite when the system prompt
+// contains Phrase, or else when a deterministic coin keyed on the whole system
+// prompt and the task id falls under Rate. So an edit that adds Phrase really
+// helps, and any other edit of the prompt re-rolls every task's coin, as a
+// changed prompt moves a real model's results.
+//
+// Solving means writing the files of the task's reference/ folder, read from
+// the host: the oracle is a stand-in, not an agent. Otherwise it lists the
+// task root and gives up.
+type Oracle struct {
+	Suite  string  // a task suite: <Suite>/<split>/<id>/task.toml
+	Phrase string  // a system prompt containing it solves every task; "" never does
+	Rate   float64 // the chance of solving without Phrase, 0 to 1
+}
+
+// oracleTask is a task the oracle recognises by its prompt.
+type oracleTask struct {
+	id, prompt string
+	reference  map[string][]byte
+}
+
+// StartOracle loads the suite's tasks and serves the oracle on a loopback
+// port, in both wire formats. It fails when the suite has no task.
+func StartOracle(o Oracle) (*fakemodel.Server, error) {
+	tomls, _ := filepath.Glob(filepath.Join(o.Suite, "*", "*", "task.toml"))
+	if len(tomls) == 0 {
+		return nil, fmt.Errorf("oracle: no tasks in %s; give a suite with <split>/<id>/task.toml", o.Suite)
+	}
+	var tasks []oracleTask
+	for _, p := range tomls {
+		t, err := anchor.LoadTask(filepath.Dir(p))
+		if err != nil {
+			return nil, fmt.Errorf("oracle: %w", err)
+		}
+		ref, err := anchor.ReadTree(filepath.Join(t.Dir, "reference"), false)
+		if err != nil {
+			return nil, fmt.Errorf("oracle: read the reference of %s: %w", t.ID, err)
+		}
+		tasks = append(tasks, oracleTask{id: t.ID, prompt: strings.TrimSpace(t.Prompt), reference: ref})
+	}
+	// The longest prompt first, so a prompt that begins another never wins.
+	slices.SortFunc(tasks, func(a, b oracleTask) int { return len(b.prompt) - len(a.prompt) })
+	reply := func(r fakemodel.Request) fakemodel.Step { return o.reply(tasks, r) }
+	steps := make([]fakemodel.Step, 1<<20)
+	for i := range steps {
+		steps[i] = fakemodel.Step{Func: reply}
+	}
+	return fakemodel.Start(steps...)
+}
+
+// Solves reports whether the oracle solves task id under a system prompt.
+func (o Oracle) Solves(system, id string) bool {
+	if o.Phrase != "" && strings.Contains(system, o.Phrase) {
+		return true
+	}
+	return coin(system, id) < o.Rate
+}
+
+// coin is a number in [0, 1) fixed by the system prompt and the task id.
+func coin(system, id string) float64 {
+	sum := sha256.Sum256([]byte(system + id))
+	return float64(binary.BigEndian.Uint64(sum[:8])>>11) / (1 << 53)
+}
+
+func (o Oracle) reply(tasks []oracleTask, r fakemodel.Request) fakemodel.Step {
+	c := parse(r.Body)
+	in := len(r.Body) / 4
+	i := slices.IndexFunc(tasks, func(t oracleTask) bool { return strings.HasPrefix(strings.TrimSpace(c.firstUser), t.prompt) })
+	if i < 0 {
+		return fakemodel.Step{Text: "(oracle) I do not know this task; stopping.", In: in, Out: 10}
+	}
+	t := tasks[i]
+	solve := o.Solves(c.system, t.id)
+	switch {
+	case c.toolResults > 0 && solve:
+		return fakemodel.Step{Text: "(oracle) Fixed: wrote the corrected files.", In: in, Out: 10}
+	case c.toolResults > 0:
+		return fakemodel.Step{Text: "(oracle) I cannot fix this; stopping.", In: in, Out: 10}
+	case !solve:
+		return fakemodel.Step{Text: "Looking at the files.", Calls: []fakemodel.Call{call("list_dir", map[string]string{})}, In: in, Out: 20}
+	}
+	var calls []fakemodel.Call
+	for _, name := range slices.Sorted(maps.Keys(t.reference)) {
+		c := call("write_file", map[string]string{"path": name, "content": string(t.reference[name])})
+		c.ID = fmt.Sprintf("call_w%d", len(calls))
+		calls = append(calls, c)
+	}
+	return fakemodel.Step{Text: "Writing the fix.", Calls: calls, In: in, Out: 200}
+}
+
+// conversation is what the oracle reads of a request, in either wire format.
+type conversation struct {
+	system, firstUser string
+	toolResults       int
+}
+
+// parse reads the system prompt, the first user text and the number of tool
+// results from an OpenAI chat completions or Anthropic messages body.
+func parse(body []byte) conversation {
+	var req struct {
+		System   string `json:"system"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	json.Unmarshal(body, &req)
+	c := conversation{system: req.System}
+	firstSeen := false
+	for _, m := range req.Messages {
+		var text string
+		isText := json.Unmarshal(m.Content, &text) == nil
+		var blocks []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if !isText && json.Unmarshal(m.Content, &blocks) == nil {
+			for _, b := range blocks {
+				switch b.Type {
+				case "text":
+					text += b.Text
+				case "tool_result":
+					c.toolResults++
+				}
+			}
+		}
+		switch m.Role {
+		case "system":
+			c.system = text
+		case "tool":
+			c.toolResults++
+		case "user":
+			if !firstSeen {
+				c.firstUser, firstSeen = text, true
+			}
+		}
+	}
+	return c
+}
