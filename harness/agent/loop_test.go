@@ -370,34 +370,6 @@ func TestMessagesAreAppendOnly(t *testing.T) {
 	}
 }
 
-func TestRequestShape(t *testing.T) {
-	srv, _ := fakemodel.Start(fakemodel.Step{Text: "hi"})
-	defer srv.Close()
-	for _, api := range apis {
-		c := model.New(model.Config{API: api, URL: srv.URL, Name: "qwen", Key: "k-123", Options: json.RawMessage(`{"options":{"num_ctx":8192},"temperature":0.5}`)})
-		if _, err := c.Chat(context.Background(), []core.Message{{Role: core.System, Content: "s"}, {Role: core.User, Content: "u"}}, []core.Spec{Tools()[0].Spec}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	reqs := srv.Requests()
-	var oai, ant map[string]any
-	json.Unmarshal(reqs[0].Body, &oai)
-	json.Unmarshal(reqs[1].Body, &ant)
-	if reqs[0].Path != "/v1/chat/completions" || oai["model"] != "qwen" || oai["reasoning_effort"] != "none" || oai["seed"] == nil ||
-		oai["temperature"] != 0.5 || oai["options"].(map[string]any)["num_ctx"] != float64(8192) {
-		t.Errorf("openai body = %v", oai)
-	}
-	if reqs[0].Header.Get("Authorization") != "Bearer k-123" {
-		t.Errorf("openai auth header = %q", reqs[0].Header.Get("Authorization"))
-	}
-	if reqs[1].Path != "/v1/messages" || ant["system"] != "s" || ant["max_tokens"] == nil || ant["tools"].([]any)[0].(map[string]any)["input_schema"] == nil {
-		t.Errorf("anthropic body = %v", ant)
-	}
-	if reqs[1].Header.Get("x-api-key") != "k-123" || reqs[1].Header.Get("anthropic-version") == "" {
-		t.Errorf("anthropic headers = %v", reqs[1].Header)
-	}
-}
-
 func TestPanickingToolBecomesResult(t *testing.T) {
 	srv, _ := fakemodel.Start(fakemodel.Step{Calls: []fakemodel.Call{call("c1", "boom", `{}`)}}, fakemodel.Step{Text: "ok"})
 	defer srv.Close()

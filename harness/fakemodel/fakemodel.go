@@ -246,6 +246,7 @@ func streamOpenAI(w http.ResponseWriter, st Step, includeUsage bool) {
 func streamAnthropic(w http.ResponseWriter, st Step) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	start := anthropicMessage(Step{In: st.In, CacheRead: st.CacheRead}, 1)
+	start["stop_reason"] = nil // documented: null until message_delta says why
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": start})
 	idx := 0
 	if st.Text != "" {
