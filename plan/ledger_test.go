@@ -1,0 +1,203 @@
+package plan
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// oldSchema is the anchor's ledger before repeats (anchor/anchor.go's
+// schema); the current one adds runs.repeat and runs.outcome.
+const oldSchema = `
+CREATE TABLE runs(id TEXT PRIMARY KEY, harness_hash TEXT, task_hash TEXT, task_id TEXT, split TEXT, model TEXT, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER, wall_ms INTEGER, exit_code INTEGER, trace_path TEXT, error TEXT NOT NULL DEFAULT '', created_at TEXT);
+CREATE TABLE evals(id INTEGER PRIMARY KEY, harness_hash TEXT, split TEXT, model TEXT, score REAL, n_tasks INTEGER, cached INTEGER, created_at TEXT);
+CREATE TABLE generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT, diff_hash TEXT, component TEXT, hypothesis TEXT, trace_ids TEXT, decision TEXT, reason TEXT, train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL, tokens INTEGER, created_at TEXT);
+CREATE TABLE head(id INTEGER PRIMARY KEY CHECK (id = 1), gen INTEGER);
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);`
+
+const newColumns = `
+ALTER TABLE runs ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN outcome TEXT NOT NULL DEFAULT '';`
+
+type run struct {
+	hash, task, split, model string
+	rep                      int
+	score                    float64
+	outcome                  string
+}
+
+// ledger writes a ledger in a fresh home: generation 1 (harness "old") and
+// the head, generation 2 (harness "head"), with runs in insertion order.
+func ledger(t *testing.T, withRepeats bool, meta map[string]string, runs []run) string {
+	t.Helper()
+	home := t.TempDir()
+	db, err := sql.Open("sqlite", filepath.Join(home, "ledger.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ddl := oldSchema
+	if withRepeats {
+		ddl += newColumns
+	}
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(ddl)
+	exec(`INSERT INTO generations(gen, harness_hash, decision) VALUES(1, 'old', 'baseline'), (2, 'head', 'accept'), (3, 'rejected', 'reject')`)
+	exec(`INSERT INTO head VALUES(1, 2)`)
+	for k, v := range meta {
+		exec(`INSERT INTO meta VALUES(?, ?)`, k, v)
+	}
+	for i, r := range runs {
+		at := fmt.Sprintf("2026-11-30T12:00:%02d.000Z", i)
+		if withRepeats {
+			exec(`INSERT INTO runs(id, harness_hash, task_id, split, model, score, "repeat", outcome, created_at) VALUES(?,?,?,?,?,?,?,?,?)`,
+				fmt.Sprint("r", i), r.hash, r.task, r.split, r.model, r.score, r.rep, r.outcome, at)
+		} else {
+			exec(`INSERT INTO runs(id, harness_hash, task_id, split, model, score, created_at) VALUES(?,?,?,?,?,?,?)`,
+				fmt.Sprint("r", i), r.hash, r.task, r.split, r.model, r.score, at)
+		}
+	}
+	return home
+}
+
+func TestLoadWithRepeats(t *testing.T) {
+	runs := []run{
+		{"head", "h1", "holdout", "m", 0, 0, "infra"}, // never a score
+		{"head", "h1", "holdout", "m", 0, 0, "timeout"},
+		{"head", "h1", "holdout", "m", 0, 1, "ok"}, // the re-run is what counts
+		{"head", "h1", "holdout", "m", 1, 1, "ok"},
+		{"head", "h1", "holdout", "m", 2, 0.5, "ok"},
+		{"head", "h2", "holdout", "m", 1, 0, "ok"},
+		{"head", "h2", "holdout", "m", 0, 1, "ok"},
+		{"head", "h3", "holdout", "m", 2, 1, "infra"},
+		{"head", "t1", "train", "m", 0, 1, "ok"},
+		{"head", "s1", "sealed", "m", 0, 1, "ok"},
+		{"old", "h4", "holdout", "m", 0, 1, "ok"},
+		{"head", "h5", "holdout", "other model", 0, 1, "ok"},
+	}
+	home := ledger(t, true, map[string]string{"model": "m", "repeats": "3", "alpha": "0.1"}, runs)
+	o, err := Load(context.Background(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Gen != 2 || o.Hash != "head" || o.Model != "m" || o.K != 3 || o.Alpha != 0.1 {
+		t.Errorf("head %d %q, model %q, K %d, alpha %g", o.Gen, o.Hash, o.Model, o.K, o.Alpha)
+	}
+	wantHold := []TaskScores{{"h1", []float64{1, 1, 0.5}}, {"h2", []float64{1, 0}}}
+	if !slices.EqualFunc(o.Holdout, wantHold, sameTask) {
+		t.Errorf("holdout %v, want %v", o.Holdout, wantHold)
+	}
+	if want := []TaskScores{{"t1", []float64{1}}}; !slices.EqualFunc(o.Train, want, sameTask) {
+		t.Errorf("train %v, want %v", o.Train, want)
+	}
+}
+
+func sameTask(a, b TaskScores) bool { return a.ID == b.ID && slices.Equal(a.Scores, b.Scores) }
+
+func TestLoadOldLedger(t *testing.T) {
+	runs := []run{
+		{"head", "h1", "holdout", "m", 0, 0, ""},
+		{"head", "h1", "holdout", "m", 0, 1, ""}, // the latest run of a task is its score
+		{"head", "h2", "holdout", "m", 0, 0, ""},
+		{"head", "t1", "train", "m", 0, 0.5, ""},
+	}
+	o, err := Load(context.Background(), ledger(t, false, map[string]string{"model": "m"}, runs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TaskScores{{"h1", []float64{1}}, {"h2", []float64{0}}}
+	if o.K != 1 || o.Alpha != 0.05 || !slices.EqualFunc(o.Holdout, want, sameTask) || len(o.Train) != 1 {
+		t.Errorf("K %d, alpha %g, holdout %v, train %v", o.K, o.Alpha, o.Holdout, o.Train)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	for name, home := range map[string]string{
+		"no ledger":   t.TempDir(),
+		"no holdout":  ledger(t, true, map[string]string{"model": "m"}, []run{{"head", "t1", "train", "m", 0, 1, "ok"}}),
+		"other model": ledger(t, true, map[string]string{"model": "m"}, []run{{"head", "h1", "holdout", "x", 0, 1, "ok"}}),
+	} {
+		_, err := Load(context.Background(), home)
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "anchor") {
+			t.Errorf("%s: error %v, want one line naming what to run", name, err)
+		}
+	}
+}
+
+// TestPlanFromLedger plans from a ledger whose head passed half of 30
+// holdout and 40 train tasks, three repeats each, all repeats agreeing.
+func TestPlanFromLedger(t *testing.T) {
+	var runs []run
+	for i := range 70 {
+		split, task := "train", fmt.Sprintf("t%02d", i)
+		if i >= 40 {
+			split, task = "holdout", fmt.Sprintf("h%02d", i)
+		}
+		for rep := range 3 {
+			runs = append(runs, run{"head", task, split, "m", rep, float64(i % 2), "ok"})
+		}
+	}
+	home := ledger(t, true, map[string]string{"model": "m", "repeats": "3"}, runs)
+	r, err := Plan(context.Background(), Config{Home: home, Trials: 300, AA: 1000, Seed: 9, Gains: []float64{0.1, 0.3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Source != "ledger" || *r.HeadGen != 2 || r.Repeats != 3 || r.HoldoutTasks != 30 || r.TrainTasks != 40 {
+		t.Errorf("source %s, gen %d, K %d, %d holdout, %d train", r.Source, *r.HeadGen, r.Repeats, r.HoldoutTasks, r.TrainTasks)
+	}
+	if *r.HoldoutMean != 0.5 || r.FlakyTasks != 0 || math.Abs(r.PlannedMean-0.5) > 1e-12 {
+		t.Errorf("holdout mean %g, planned %g, %d flaky", *r.HoldoutMean, r.PlannedMean, r.FlakyTasks)
+	}
+	if r.MDE == nil || *r.MDE <= 0.01 || *r.MDE >= 0.5 {
+		t.Errorf("MDE %v", r.MDE)
+	}
+	if g := r.Gains[1]; g.Power == nil || *g.Power < *r.Gains[0].Power {
+		t.Errorf("+30 points: power %v below +10's", g.Power)
+	}
+	if r.AA == nil || r.AA.FalseAcceptRate > 0.05+3*0.007 {
+		t.Errorf("A/A %+v", r.AA)
+	}
+	if !strings.Contains(strings.Join(r.Notes, " "), "deterministic") {
+		t.Errorf("repeats that always agree are not called out: %q", r.Notes)
+	}
+	b, _ := json.Marshal(r)
+	for _, key := range []string{`"head_gen":2`, `"holdout_tasks":30`, `"mde":`, `"holdout_tasks_needed":`, `"repeats_needed":`, `"false_accept_rate":`, `"gain_model":"logit"`} {
+		if !bytes.Contains(b, []byte(key)) {
+			t.Errorf("JSON lacks %s: %s", key, b)
+		}
+	}
+	var text bytes.Buffer
+	if err := r.WriteText(&text); err != nil || !strings.Contains(text.String(), "smallest holdout gain accepted with 80% power") {
+		t.Errorf("text report: %v\n%s", err, text.String())
+	}
+	t.Log("\n" + text.String())
+}
+
+func TestPlanAssumedNeedsNoLedger(t *testing.T) {
+	r, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 0.5, Holdout: 30, Train: 50, Trials: 500, Gains: []float64{0.2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Source != "assumed" || r.HeadGen != nil || r.Repeats != 1 || r.Alpha != 0.05 {
+		t.Errorf("%+v", r)
+	}
+	want := exactAccept(50, 30, 0.5, 0.7, 0.05)
+	if got := *r.Gains[0].Power; math.Abs(got-want) > 0.07 {
+		t.Errorf("coin-flip +20 on 30 holdout tasks: power %g, exact %g", got, want)
+	}
+	if _, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 1.5}); err == nil || !strings.Contains(err.Error(), "--p") {
+		t.Errorf("--p 1.5: %v", err)
+	}
+}

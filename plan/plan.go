@@ -1,0 +1,272 @@
+// Package plan says what the anchor's gate can detect on a suite: the
+// smallest holdout gain it accepts with a given power, the holdout size or
+// repeats a smaller gain needs, and how often it accepts a change that does
+// nothing (the A/A game). It reads the ledger read-only (internal/ledgerdb)
+// and simulates the gate; the anchor keeps the test itself.
+package plan
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Limits of the searches for the holdout size and the repeats a gain needs.
+const (
+	maxHoldout = 5000
+	maxRepeats = 100
+)
+
+// Config says what to plan. Zero values take the defaults noted.
+type Config struct {
+	Home   string    // the anchor's home, holding ledger.db
+	Trials int       // simulated applies per power figure (2000)
+	Seed   uint64    // PCG seed; the same seed gives the same figures
+	AA     int       // A/A trials; 0 skips the A/A game
+	Power  float64   // target power (0.8)
+	Gains  []float64 // gains to plan for, in mean score (0.05, 0.10, 0.20)
+
+	// Assumptions instead of the ledger's evidence. With P and Holdout both
+	// set the ledger is not read.
+	P              float64 // every task passes with this probability
+	Train, Holdout int     // suite sizes
+	K              int     // repeats per task
+	Alpha          float64 // the sign test's alpha
+}
+
+// Report is a plan. JSON names are snake_case.
+type Report struct {
+	Source       string     `json:"source"` // "ledger" or "assumed"
+	HeadGen      *int       `json:"head_gen,omitempty"`
+	HarnessHash  string     `json:"harness_hash,omitempty"`
+	Model        string     `json:"model,omitempty"`
+	Repeats      int        `json:"repeats"`
+	Alpha        float64    `json:"alpha"`
+	TrainTasks   int        `json:"train_tasks"`
+	HoldoutTasks int        `json:"holdout_tasks"`
+	TrainMean    *float64   `json:"train_mean,omitempty"`   // observed, as the gate computes it
+	HoldoutMean  *float64   `json:"holdout_mean,omitempty"` // observed
+	PlannedMean  float64    `json:"planned_holdout_mean"`   // mean of the planned pass rates
+	FlakyTasks   int        `json:"flaky_tasks"`            // tasks whose repeats disagree
+	GainModel    string     `json:"gain_model"`
+	TargetPower  float64    `json:"target_power"`
+	Trials       int        `json:"trials"`
+	Seed         uint64     `json:"seed"`
+	MinChanged   int        `json:"min_changed"` // fewest changed holdout tasks that can pass the sign test; 0: none can
+	MDE          *float64   `json:"mde"`         // smallest gain detected with the target power; null: none
+	Gains        []GainPlan `json:"gains"`
+	AA           *AA        `json:"aa,omitempty"`
+	Notes        []string   `json:"notes"`
+}
+
+// GainPlan is what the gate does with one gain. Null means out of reach
+// (or beyond the search limits).
+type GainPlan struct {
+	Gain               float64  `json:"gain"`
+	Power              *float64 `json:"power"`
+	HoldoutTasksNeeded *int     `json:"holdout_tasks_needed"` // at this K
+	RepeatsNeeded      *int     `json:"repeats_needed"`       // at this holdout size
+}
+
+// AA is the A/A game: candidates drawn from the same pass rates as the head.
+type AA struct {
+	Trials          int     `json:"trials"`
+	Accepts         int     `json:"accepts"`
+	FalseAcceptRate float64 `json:"false_accept_rate"`
+	StdErr          float64 `json:"std_err"`
+}
+
+// Plan reads the ledger (unless the config assumes everything) and
+// simulates the gate.
+func Plan(ctx context.Context, c Config) (*Report, error) {
+	c.Trials = cmp.Or(c.Trials, 2000)
+	c.Power = cmp.Or(c.Power, 0.8)
+	if len(c.Gains) == 0 {
+		c.Gains = []float64{0.05, 0.10, 0.20}
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	r := &Report{Source: "assumed", GainModel: "logit", TargetPower: c.Power, Trials: c.Trials, Seed: c.Seed, Notes: []string{}}
+	var su Suite
+	if c.P == 0 || c.Holdout == 0 {
+		o, err := Load(ctx, c.Home)
+		if err != nil {
+			return nil, err
+		}
+		r.fromLedger(o, &su)
+	} else {
+		su.K, su.Alpha = 1, 0.05
+	}
+	su.K, su.Alpha = cmp.Or(c.K, su.K), cmp.Or(c.Alpha, su.Alpha)
+	if c.P > 0 {
+		su.Train = assumed(c.P, cmp.Or(c.Train, len(su.Train)))
+		su.Holdout = assumed(c.P, cmp.Or(c.Holdout, len(su.Holdout)))
+		r.Source = "assumed"
+		r.Notes = append(r.Notes, fmt.Sprintf("every task planned at pass rate %.2f (--p)", c.P))
+	} else if c.Train > 0 || c.Holdout > 0 {
+		su = resized(su, c.Train, c.Holdout)
+	}
+	r.Repeats, r.Alpha = su.K, su.Alpha
+	r.TrainTasks, r.HoldoutTasks = len(su.Train), len(su.Holdout)
+	r.PlannedMean = mean(su.Holdout)
+	if len(su.Train) == 0 {
+		r.Notes = append(r.Notes, "no train tasks: only the holdout side of the gate is simulated")
+	}
+
+	sim := newSimulator(c.Seed, c.Trials)
+	r.MinChanged = sim.criticals(su.Alpha).minChanged(maxHoldout)
+	if d, ok := sim.mde(su, c.Power); ok {
+		r.MDE = &d
+	}
+	for _, g := range c.Gains {
+		gp := GainPlan{Gain: g}
+		if p, ok := sim.power(su, g); ok {
+			gp.Power = &p
+		}
+		if n, ok := sim.holdoutNeeded(su, g, c.Power, maxHoldout); ok {
+			gp.HoldoutTasksNeeded = &n
+		}
+		if k, ok := sim.repeatsNeeded(su, g, c.Power, maxRepeats); ok {
+			gp.RepeatsNeeded = &k
+		}
+		r.Gains = append(r.Gains, gp)
+	}
+	if c.AA > 0 {
+		n := sim.accepts(su, 0, c.AA)
+		rate := float64(n) / float64(c.AA)
+		r.AA = &AA{Trials: c.AA, Accepts: n, FalseAcceptRate: rate, StdErr: math.Sqrt(rate * (1 - rate) / float64(c.AA))}
+	}
+	return r, nil
+}
+
+func (c Config) check() error {
+	var errs []error
+	if c.Trials < 1 || c.AA < 0 {
+		errs = append(errs, errors.New("--trials must be at least 1 and --aa at least 0"))
+	}
+	if c.Power <= 0 || c.Power >= 1 {
+		errs = append(errs, fmt.Errorf("--power %g must lie between 0 and 1", c.Power))
+	}
+	if c.P < 0 || c.P >= 1 || c.Alpha < 0 || c.Alpha >= 1 {
+		errs = append(errs, errors.New("--p and --alpha must lie between 0 and 1 (exclusive)"))
+	}
+	if c.Train < 0 || c.Holdout < 0 || c.K < 0 || c.Holdout > maxHoldout || c.K > maxRepeats {
+		errs = append(errs, fmt.Errorf("--train, --holdout and --repeats must be positive (holdout at most %d, repeats at most %d)", maxHoldout, maxRepeats))
+	}
+	for _, g := range c.Gains {
+		if g <= 0 || g >= 1 {
+			errs = append(errs, fmt.Errorf("gain %g: a gain is a rise of the mean score between 0 and 1 (0.05 is five points)", g))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// fromLedger fills the report's description of the head and su's pass rates.
+func (r *Report) fromLedger(o *Observed, su *Suite) {
+	r.Source, r.HeadGen, r.HarnessHash, r.Model = "ledger", &o.Gen, o.Hash, o.Model
+	su.K, su.Alpha = o.K, o.Alpha
+	means := func(ts []TaskScores, rates *[]float64) *float64 {
+		var ms []float64
+		for _, t := range ts {
+			ms = append(ms, mean(t.Scores))
+			*rates = append(*rates, passRate(t.Scores))
+			if len(t.Scores) > 1 && slices.Min(t.Scores) != slices.Max(t.Scores) {
+				r.FlakyTasks++
+			}
+		}
+		if len(ms) == 0 {
+			return nil
+		}
+		m := mean(ms)
+		return &m
+	}
+	r.TrainMean = means(o.Train, &su.Train)
+	r.HoldoutMean = means(o.Holdout, &su.Holdout)
+	r.Notes = append(r.Notes, "pass rates estimated per task as (sum of repeat scores + 1/2) / (repeats + 1) (Jeffreys): a task that passed its only run plans at 0.75, never as sure; --p plans with a rate of your own")
+	if o.K > 1 && r.FlakyTasks == 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("no task's %d repeats disagree: the server looks deterministic, and then repeats are one draw counted K times; figures for K > 1 assume independent draws", o.K))
+	}
+}
+
+func assumed(p float64, n int) []float64 {
+	ps := make([]float64, n)
+	for i := range ps {
+		ps[i] = p
+	}
+	return ps
+}
+
+// resized gives su the requested split sizes, repeating its observed pass
+// rates in order.
+func resized(su Suite, train, hold int) Suite {
+	if hold > 0 {
+		su = withHoldout(su, hold)
+	}
+	if train > 0 && len(su.Train) > 0 {
+		ts := make([]float64, train)
+		for i := range ts {
+			ts[i] = su.Train[i%len(su.Train)]
+		}
+		su.Train = ts
+	}
+	return su
+}
+
+// WriteText prints the report for people.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	if r.HeadGen != nil {
+		fmt.Fprintf(&b, "head: generation %d, harness %.12s, model %s\n", *r.HeadGen, r.HarnessHash, r.Model)
+	}
+	fmt.Fprintf(&b, "suite: %d train, %d holdout tasks; K = %d repeat(s) per task; alpha = %g\n", r.TrainTasks, r.HoldoutTasks, r.Repeats, r.Alpha)
+	if r.HoldoutMean != nil && r.TrainMean != nil {
+		fmt.Fprintf(&b, "observed: train mean %.3f, holdout mean %.3f, %d flaky task(s)\n", *r.TrainMean, *r.HoldoutMean, r.FlakyTasks)
+	} else if r.HoldoutMean != nil {
+		fmt.Fprintf(&b, "observed: holdout mean %.3f, %d flaky task(s)\n", *r.HoldoutMean, r.FlakyTasks)
+	}
+	fmt.Fprintf(&b, "planned holdout pass rate %.3f; a gain moves every task's pass probability by one logit step\n", r.PlannedMean)
+	if r.MinChanged == 0 {
+		fmt.Fprintf(&b, "the sign test can never reach p <= %g\n", r.Alpha)
+	} else {
+		fmt.Fprintf(&b, "the sign test needs at least %d changed holdout tasks, all fixed, to reach p <= %g\n", r.MinChanged, r.Alpha)
+	}
+	fmt.Fprintf(&b, "\nsmallest holdout gain accepted with %.0f%% power: %s\n", 100*r.TargetPower, points(r.MDE))
+	fmt.Fprintf(&b, "%-8s %-7s %-28s %s\n", "gain", "power", "holdout tasks needed (K now)", "repeats needed (holdout now)")
+	for _, g := range r.Gains {
+		pw := "out of reach"
+		if g.Power != nil {
+			pw = fmt.Sprintf("%.0f%%", 100**g.Power)
+		}
+		fmt.Fprintf(&b, "%-8s %-7s %-28s %s\n", fmt.Sprintf("+%.0f", 100*g.Gain), pw, count(g.HoldoutTasksNeeded, maxHoldout), count(g.RepeatsNeeded, maxRepeats))
+	}
+	fmt.Fprintf(&b, "(%d simulated applies per figure, seed %d)\n", r.Trials, r.Seed)
+	if r.AA != nil {
+		fmt.Fprintf(&b, "\nA/A: %d of %d candidates that change nothing accepted: false-accept rate %.3f ± %.3f (alpha %g)\n",
+			r.AA.Accepts, r.AA.Trials, r.AA.FalseAcceptRate, r.AA.StdErr, r.Alpha)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func points(d *float64) string {
+	if d == nil {
+		return "none: no reachable gain"
+	}
+	return fmt.Sprintf("+%.1f points", 100**d)
+}
+
+func count(n *int, limit int) string {
+	if n == nil {
+		return fmt.Sprintf("more than %d", limit)
+	}
+	return fmt.Sprint(*n)
+}

@@ -1,0 +1,176 @@
+package plan
+
+import (
+	"math/rand/v2"
+)
+
+// Suite is what the gate is planned for: per-task pass probabilities of the
+// incumbent on each split (each strictly between 0 and 1), K repeats per task
+// and the sign test's alpha.
+type Suite struct {
+	Train, Holdout []float64
+	K              int
+	Alpha          float64
+}
+
+// simulator plays the gate: candidate against incumbent, both drawn from
+// their pass probabilities, K Bernoulli repeats per task. Trial t always
+// uses the PCG stream (seed, t) and draws in the same order whatever the
+// candidate's probabilities, so two gains are compared on the same uniforms
+// (common random numbers): a larger gain never turns an accept into a reject.
+type simulator struct {
+	seed   uint64
+	trials int
+	crit   map[float64]*criticals
+}
+
+func newSimulator(seed uint64, trials int) *simulator {
+	return &simulator{seed: seed, trials: trials, crit: map[float64]*criticals{}}
+}
+
+func (s *simulator) criticals(alpha float64) *criticals {
+	if s.crit[alpha] == nil {
+		s.crit[alpha] = newCriticals(alpha)
+	}
+	return s.crit[alpha]
+}
+
+// accepts returns how many of trials the gate accepts when every task's
+// pass probability is moved by delta on the logit scale (0 is the A/A game):
+// train mean strictly up, holdout mean strictly up, and the sign test over
+// changed holdout tasks at p <= alpha. An empty train split is not checked.
+func (s *simulator) accepts(su Suite, delta float64, trials int) int {
+	crit := s.criticals(su.Alpha)
+	train, hold := shifted(su.Train, delta), shifted(su.Holdout, delta)
+	n := 0
+	for t := range trials {
+		rng := rand.New(rand.NewPCG(s.seed, uint64(t)))
+		draw := func(p float64) int {
+			c := 0
+			for range su.K {
+				if rng.Float64() < p {
+					c++
+				}
+			}
+			return c
+		}
+		trainDiff := 0
+		for i, p := range su.Train {
+			trainDiff -= draw(p)
+			trainDiff += draw(train[i])
+		}
+		holdDiff, fixed, broken := 0, 0, 0
+		for i, p := range su.Holdout {
+			d := draw(hold[i]) - draw(p) // the same K on both sides: sums compare as means
+			holdDiff += d
+			if d > 0 {
+				fixed++
+			} else if d < 0 {
+				broken++
+			}
+		}
+		if (trainDiff > 0 || len(su.Train) == 0) && holdDiff > 0 && fixed >= crit.at(fixed+broken) {
+			n++
+		}
+	}
+	return n
+}
+
+// power is the share of trials the gate accepts a candidate whose expected
+// holdout mean is gain points above the incumbent's; ok is false when the
+// gain is out of reach of any pass probabilities.
+func (s *simulator) power(su Suite, gain float64) (float64, bool) {
+	delta, ok := logitShift(su.Holdout, gain)
+	if !ok {
+		return 0, false
+	}
+	return float64(s.accepts(su, delta, s.trials)) / float64(s.trials), true
+}
+
+// mde is the smallest holdout gain, in points of mean score to 0.001, that
+// the gate accepts with at least the target power; ok is false when no
+// reachable gain does. Power rises with the gain trial by trial (common
+// random numbers), so bisection finds it.
+func (s *simulator) mde(su Suite, target float64) (float64, bool) {
+	top := 1 - mean(su.Holdout) - 1e-6 // the largest gain any candidate can have
+	ok := func(g float64) bool {
+		p, reachable := s.power(su, g)
+		return reachable && p >= target
+	}
+	if !ok(top) {
+		return 0, false
+	}
+	lo, hi := 0.0, top
+	for hi-lo > 0.0005 {
+		mid := (lo + hi) / 2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
+}
+
+// withHoldout is su with n holdout tasks whose pass probabilities repeat the
+// observed ones in order, so the suite keeps its mix of easy and hard tasks.
+func withHoldout(su Suite, n int) Suite {
+	hold := make([]float64, n)
+	for i := range hold {
+		hold[i] = su.Holdout[i%len(su.Holdout)]
+	}
+	su.Holdout = hold
+	return su
+}
+
+// holdoutNeeded is the smallest holdout size (up to limit) at which the gate
+// accepts a gain with the target power, K and train unchanged. The gain's
+// logit step is fixed from the observed holdout. Power is nearly monotone in
+// n (the exact test's discreteness makes a small sawtooth), so the answer is
+// found by doubling, then bisection, and can be off by a task or two.
+func (s *simulator) holdoutNeeded(su Suite, gain, target float64, limit int) (int, bool) {
+	delta, reachable := logitShift(su.Holdout, gain)
+	if !reachable {
+		return 0, false
+	}
+	ok := func(n int) bool {
+		return float64(s.accepts(withHoldout(su, n), delta, s.trials)) >= target*float64(s.trials)
+	}
+	return smallest(1, limit, ok)
+}
+
+// repeatsNeeded is the smallest K (up to limit) at which the gate accepts a
+// gain with the target power at this suite size. It assumes repeats are
+// independent draws, which a deterministic server does not give.
+func (s *simulator) repeatsNeeded(su Suite, gain, target float64, limit int) (int, bool) {
+	delta, reachable := logitShift(su.Holdout, gain)
+	if !reachable {
+		return 0, false
+	}
+	ok := func(k int) bool {
+		su.K = k
+		return float64(s.accepts(su, delta, s.trials)) >= target*float64(s.trials)
+	}
+	return smallest(1, limit, ok)
+}
+
+// smallest finds the least x in [lo, limit] with ok(x) for a predicate that
+// turns true and stays true: doubling from lo, then bisection.
+func smallest(lo, limit int, ok func(int) bool) (int, bool) {
+	prev, x := lo-1, lo
+	for !ok(x) {
+		if x == limit {
+			return 0, false
+		}
+		prev, x = x, min(2*x, limit)
+	}
+	for x-prev > 1 {
+		mid := (prev + x) / 2
+		if ok(mid) {
+			x = mid
+		} else {
+			prev = mid
+		}
+	}
+	return x, true
+}

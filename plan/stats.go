@@ -1,0 +1,129 @@
+package plan
+
+import (
+	"math"
+)
+
+// signTest is the gate's test: the one-sided exact sign test over changed
+// tasks, p = P(X >= fixed) for X ~ Binomial(fixed+broken, 1/2).
+// TODO(plan): switch to anchor.SignTest when it lands; one implementation.
+func signTest(fixed, broken int) float64 {
+	n := fixed + broken
+	if fixed <= 0 {
+		return 1
+	}
+	lgn := logFactorial(n)
+	p := 0.0
+	for x := fixed; x <= n; x++ {
+		p += math.Exp(lgn - logFactorial(x) - logFactorial(n-x) - float64(n)*math.Ln2)
+	}
+	return min(p, 1)
+}
+
+func logFactorial(n int) float64 {
+	v, _ := math.Lgamma(float64(n + 1))
+	return v
+}
+
+// criticals holds, for each number m of changed tasks, the fewest fixed tasks
+// whose sign-test p is at most alpha (m+1 when none is). It grows on demand.
+type criticals struct {
+	alpha float64
+	crit  []int
+}
+
+func newCriticals(alpha float64) *criticals {
+	return &criticals{alpha: alpha, crit: []int{1}} // 0 changed: p = 1, never
+}
+
+// at returns the critical count for m changed tasks. The critical count
+// never falls as m grows and rises by at most one per task (adding a task
+// raises the tail at f and lowers it at f+1), so each step tries two values.
+func (c *criticals) at(m int) int {
+	for len(c.crit) <= m {
+		n := len(c.crit)
+		f := c.crit[n-1]
+		if signTest(f, n-f) > c.alpha {
+			f++
+		}
+		c.crit = append(c.crit, f)
+	}
+	return c.crit[m]
+}
+
+// minChanged is the fewest changed tasks with which the gate can accept at
+// all (every one of them fixed), or 0 when none up to limit can.
+func (c *criticals) minChanged(limit int) int {
+	for m := 1; m <= limit; m++ {
+		if c.at(m) <= m {
+			return m
+		}
+	}
+	return 0
+}
+
+func logit(p float64) float64   { return math.Log(p / (1 - p)) }
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// shifted returns the pass probabilities ps moved by delta on the logit scale.
+func shifted(ps []float64, delta float64) []float64 {
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		out[i] = p
+		if delta != 0 {
+			out[i] = sigmoid(logit(p) + delta)
+		}
+	}
+	return out
+}
+
+// logitShift returns the logit step that raises the mean of ps by gain
+// points (0.05 is five points), and false when no step can: the mean can
+// rise at most to 1. Every p must lie strictly between 0 and 1.
+func logitShift(ps []float64, gain float64) (float64, bool) {
+	if gain <= 0 {
+		return 0, gain == 0
+	}
+	base := mean(ps)
+	if base+gain >= 1-1e-9 {
+		return 0, false
+	}
+	lo, hi := 0.0, 1.0
+	for mean(shifted(ps, hi))-base < gain {
+		if hi *= 2; hi > 1e3 {
+			return 0, false
+		}
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if mean(shifted(ps, mid))-base < gain {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi, true
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// passRate estimates a task's pass probability from its repeat scores: the
+// posterior mean under Jeffreys' prior, (sum + 1/2) / (K + 1). One run cannot
+// tell a sure task from a lucky one, so a single pass plans as 0.75, not 1;
+// with more repeats the estimate approaches the observed rate.
+func passRate(scores []float64) float64 {
+	s := 0.0
+	for _, x := range scores {
+		s += x
+	}
+	return (s + 0.5) / (float64(len(scores)) + 1)
+}
