@@ -68,7 +68,9 @@ type Report struct {
 // (or beyond the search limits).
 type GainPlan struct {
 	Gain               float64  `json:"gain"`
-	Power              *float64 `json:"power"`
+	Power              *float64 `json:"power"`                // share of applies accepted
+	TrainUp            *float64 `json:"train_up"`             // share with the train mean strictly up
+	HoldoutPass        *float64 `json:"holdout_pass"`         // share with the holdout mean up and p <= alpha
 	HoldoutTasksNeeded *int     `json:"holdout_tasks_needed"` // at this K
 	RepeatsNeeded      *int     `json:"repeats_needed"`       // at this holdout size
 }
@@ -79,6 +81,8 @@ type AA struct {
 	Accepts         int     `json:"accepts"`
 	FalseAcceptRate float64 `json:"false_accept_rate"`
 	StdErr          float64 `json:"std_err"`
+	TrainUp         float64 `json:"train_up"`     // share with the train mean strictly up
+	HoldoutPass     float64 `json:"holdout_pass"` // share passing the holdout side alone
 }
 
 // Plan reads the ledger (unless the config assumes everything) and
@@ -126,8 +130,9 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 	}
 	for _, g := range c.Gains {
 		gp := GainPlan{Gain: g}
-		if p, ok := sim.power(su, g); ok {
-			gp.Power = &p
+		if delta, ok := logitShift(su.Holdout, g); ok {
+			tl := sim.play(su, delta, c.Trials)
+			gp.Power, gp.TrainUp, gp.HoldoutPass = tl.share(tl.Accepts), tl.share(tl.TrainUp), tl.share(tl.HoldoutPass)
 		}
 		if n, ok := sim.holdoutNeeded(su, g, c.Power, maxHoldout); ok {
 			gp.HoldoutTasksNeeded = &n
@@ -138,9 +143,10 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		r.Gains = append(r.Gains, gp)
 	}
 	if c.AA > 0 {
-		n := sim.accepts(su, 0, c.AA)
-		rate := float64(n) / float64(c.AA)
-		r.AA = &AA{Trials: c.AA, Accepts: n, FalseAcceptRate: rate, StdErr: math.Sqrt(rate * (1 - rate) / float64(c.AA))}
+		tl := sim.play(su, 0, c.AA)
+		rate := *tl.share(tl.Accepts)
+		r.AA = &AA{Trials: c.AA, Accepts: tl.Accepts, FalseAcceptRate: rate, StdErr: math.Sqrt(rate * (1 - rate) / float64(c.AA)),
+			TrainUp: *tl.share(tl.TrainUp), HoldoutPass: *tl.share(tl.HoldoutPass)}
 	}
 	return r, nil
 }
@@ -209,11 +215,7 @@ func resized(su Suite, train, hold int) Suite {
 		su = withHoldout(su, hold)
 	}
 	if train > 0 && len(su.Train) > 0 {
-		ts := make([]float64, train)
-		for i := range ts {
-			ts[i] = su.Train[i%len(su.Train)]
-		}
-		su.Train = ts
+		su.Train = repeated(su.Train, train)
 	}
 	return su
 }
@@ -237,18 +239,20 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "the sign test needs at least %d changed holdout tasks, all fixed, to reach p <= %g\n", r.MinChanged, r.Alpha)
 	}
 	fmt.Fprintf(&b, "\nsmallest holdout gain accepted with %.0f%% power: %s\n", 100*r.TargetPower, points(r.MDE))
-	fmt.Fprintf(&b, "%-8s %-7s %-28s %s\n", "gain", "power", "holdout tasks needed (K now)", "repeats needed (holdout now)")
+	fmt.Fprintf(&b, "%-6s %-6s %-9s %-13s %-22s %s\n", "gain", "power", "train up", "holdout pass", "holdout tasks needed", "repeats needed")
 	for _, g := range r.Gains {
-		pw := "out of reach"
-		if g.Power != nil {
-			pw = fmt.Sprintf("%.0f%%", 100**g.Power)
+		if g.Power == nil {
+			fmt.Fprintf(&b, "%-6s out of reach\n", fmt.Sprintf("+%.0f", 100*g.Gain))
+			continue
 		}
-		fmt.Fprintf(&b, "%-8s %-7s %-28s %s\n", fmt.Sprintf("+%.0f", 100*g.Gain), pw, count(g.HoldoutTasksNeeded, maxHoldout), count(g.RepeatsNeeded, maxRepeats))
+		fmt.Fprintf(&b, "%-6s %-6s %-9s %-13s %-22s %s\n", fmt.Sprintf("+%.0f", 100*g.Gain), percent(*g.Power), percent(*g.TrainUp),
+			percent(*g.HoldoutPass), count(g.HoldoutTasksNeeded, maxHoldout), count(g.RepeatsNeeded, maxRepeats))
 	}
+	fmt.Fprintf(&b, "(tasks needed at K = %d with train grown in proportion; repeats needed at this suite size)\n", r.Repeats)
 	fmt.Fprintf(&b, "(%d simulated applies per figure, seed %d)\n", r.Trials, r.Seed)
 	if r.AA != nil {
-		fmt.Fprintf(&b, "\nA/A: %d of %d candidates that change nothing accepted: false-accept rate %.3f ± %.3f (alpha %g)\n",
-			r.AA.Accepts, r.AA.Trials, r.AA.FalseAcceptRate, r.AA.StdErr, r.Alpha)
+		fmt.Fprintf(&b, "\nA/A: %d of %d candidates that change nothing accepted: false-accept rate %.4f ± %.4f (alpha %g;\n     train up %s, holdout side alone %s)\n",
+			r.AA.Accepts, r.AA.Trials, r.AA.FalseAcceptRate, r.AA.StdErr, r.Alpha, percent(r.AA.TrainUp), percent(r.AA.HoldoutPass))
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
@@ -263,6 +267,8 @@ func points(d *float64) string {
 	}
 	return fmt.Sprintf("+%.1f points", 100**d)
 }
+
+func percent(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
 
 func count(n *int, limit int) string {
 	if n == nil {

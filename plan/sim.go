@@ -35,14 +35,21 @@ func (s *simulator) criticals(alpha float64) *criticals {
 	return s.crit[alpha]
 }
 
-// accepts returns how many of trials the gate accepts when every task's
-// pass probability is moved by delta on the logit scale (0 is the A/A game):
-// train mean strictly up, holdout mean strictly up, and the sign test over
-// changed holdout tasks at p <= alpha. An empty train split is not checked.
-func (s *simulator) accepts(su Suite, delta float64, trials int) int {
+// tally counts, over a number of simulated applies, how often each side of
+// the gate passed and how often the gate accepted.
+type tally struct {
+	Trials, TrainUp, HoldoutPass, Accepts int
+}
+
+// play simulates trials applies in which every task's pass probability is
+// moved by delta on the logit scale (0 is the A/A game). The gate accepts
+// when the train mean rises strictly (an empty train split is not checked)
+// and the holdout passes: mean strictly up and the sign test over changed
+// holdout tasks at p <= alpha.
+func (s *simulator) play(su Suite, delta float64, trials int) tally {
 	crit := s.criticals(su.Alpha)
 	train, hold := shifted(su.Train, delta), shifted(su.Holdout, delta)
-	n := 0
+	tl := tally{Trials: trials}
 	for t := range trials {
 		rng := rand.New(rand.NewPCG(s.seed, uint64(t)))
 		draw := func(p float64) int {
@@ -69,11 +76,31 @@ func (s *simulator) accepts(su Suite, delta float64, trials int) int {
 				broken++
 			}
 		}
-		if (trainDiff > 0 || len(su.Train) == 0) && holdDiff > 0 && fixed >= crit.at(fixed+broken) {
-			n++
-		}
+		trainUp := trainDiff > 0 || len(su.Train) == 0
+		holdPass := holdDiff > 0 && fixed >= crit.at(fixed+broken)
+		tl.TrainUp += b2i(trainUp)
+		tl.HoldoutPass += b2i(holdPass)
+		tl.Accepts += b2i(trainUp && holdPass)
 	}
-	return n
+	return tl
+}
+
+// share is n as a share of the trials.
+func (tl tally) share(n int) *float64 {
+	x := float64(n) / float64(tl.Trials)
+	return &x
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// accepts is how many of trials the gate accepts (see play).
+func (s *simulator) accepts(su Suite, delta float64, trials int) int {
+	return s.play(su, delta, trials).Accepts
 }
 
 // power is the share of trials the gate accepts a candidate whose expected
@@ -115,16 +142,32 @@ func (s *simulator) mde(su Suite, target float64) (float64, bool) {
 // withHoldout is su with n holdout tasks whose pass probabilities repeat the
 // observed ones in order, so the suite keeps its mix of easy and hard tasks.
 func withHoldout(su Suite, n int) Suite {
-	hold := make([]float64, n)
-	for i := range hold {
-		hold[i] = su.Holdout[i%len(su.Holdout)]
-	}
-	su.Holdout = hold
+	su.Holdout = repeated(su.Holdout, n)
 	return su
 }
 
+// grown is su with n holdout tasks and train grown in proportion, as a
+// suite grows: the gate needs train up too, and a fixed train split caps
+// the power however large the holdout.
+func grown(su Suite, n int) Suite {
+	if len(su.Train) > 0 {
+		su.Train = repeated(su.Train, max(1, (len(su.Train)*n+len(su.Holdout)/2)/len(su.Holdout)))
+	}
+	return withHoldout(su, n)
+}
+
+// repeated is n values that repeat ps in order.
+func repeated(ps []float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = ps[i%len(ps)]
+	}
+	return out
+}
+
 // holdoutNeeded is the smallest holdout size (up to limit) at which the gate
-// accepts a gain with the target power, K and train unchanged. The gain's
+// accepts a gain with the target power, at this K, with train grown in
+// proportion. The gain's
 // logit step is fixed from the observed holdout. Power is nearly monotone in
 // n (the exact test's discreteness makes a small sawtooth), so the answer is
 // found by doubling, then bisection, and can be off by a task or two.
@@ -134,7 +177,7 @@ func (s *simulator) holdoutNeeded(su Suite, gain, target float64, limit int) (in
 		return 0, false
 	}
 	ok := func(n int) bool {
-		return float64(s.accepts(withHoldout(su, n), delta, s.trials)) >= target*float64(s.trials)
+		return float64(s.accepts(grown(su, n), delta, s.trials)) >= target*float64(s.trials)
 	}
 	return smallest(1, limit, ok)
 }

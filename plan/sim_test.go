@@ -118,11 +118,14 @@ func TestSearches(t *testing.T) {
 	if !ok {
 		t.Fatal("+20 points: no holdout size found")
 	}
-	if p, _ := sim.power(withHoldout(su, n), 0.2); p < 0.8 {
+	if p, _ := sim.power(grown(su, n), 0.2); p < 0.8 {
 		t.Errorf("+20 points at the %d holdout tasks found: power %g", n, p)
 	}
-	if p, _ := sim.power(withHoldout(su, n*3/4), 0.2); p >= 0.8 {
+	if p, _ := sim.power(grown(su, n*3/4), 0.2); p >= 0.8 {
 		t.Errorf("+20 points at 3/4 of the %d holdout tasks found: power %g", n, p)
+	}
+	if g := grown(su, 60); len(g.Train) != 40 || len(g.Holdout) != 60 {
+		t.Errorf("grown to 60 holdout tasks: %d train, %d holdout; want 40, 60", len(g.Train), len(g.Holdout))
 	}
 	k, ok := sim.repeatsNeeded(su, 0.2, 0.8, maxRepeats)
 	if !ok || k < 2 {
