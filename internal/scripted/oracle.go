@@ -23,7 +23,8 @@ import (
 //
 // Solving means writing the files of the task's reference/ folder, read from
 // the host: the oracle is a stand-in, not an agent. Otherwise it lists the
-// task root and gives up.
+// task root, reads every file of the task's repo/ that is not a test, and
+// gives up.
 type Oracle struct {
 	Suite  string  // a task suite: <Suite>/<split>/<id>/task.toml
 	Phrase string  // a system prompt containing it solves every task; "" never does
@@ -34,6 +35,7 @@ type Oracle struct {
 type oracleTask struct {
 	id, prompt string
 	reference  map[string][]byte
+	sources    []string // the repo's files that are not tests, sorted
 }
 
 // StartOracle loads the suite's tasks and serves the oracle on a loopback
@@ -53,7 +55,17 @@ func StartOracle(o Oracle) (*fakemodel.Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("oracle: read the reference of %s: %w", t.ID, err)
 		}
-		tasks = append(tasks, oracleTask{id: t.ID, prompt: strings.TrimSpace(t.Prompt), reference: ref})
+		repo, err := anchor.ReadTree(filepath.Join(t.Dir, "repo"), false)
+		if err != nil {
+			return nil, fmt.Errorf("oracle: read the repo of %s: %w", t.ID, err)
+		}
+		var sources []string
+		for _, name := range slices.Sorted(maps.Keys(repo)) {
+			if !strings.HasSuffix(name, "_test.go") {
+				sources = append(sources, name)
+			}
+		}
+		tasks = append(tasks, oracleTask{id: t.ID, prompt: strings.TrimSpace(t.Prompt), reference: ref, sources: sources})
 	}
 	// The longest prompt first, so a prompt that begins another never wins.
 	slices.SortFunc(tasks, func(a, b oracleTask) int { return len(b.prompt) - len(a.prompt) })
@@ -91,10 +103,18 @@ func (o Oracle) reply(tasks []oracleTask, r fakemodel.Request) fakemodel.Step {
 	switch {
 	case c.toolResults > 0 && solve:
 		return fakemodel.Step{Text: "(oracle) Fixed: wrote the corrected files.", In: in, Out: 10}
-	case c.toolResults > 0:
-		return fakemodel.Step{Text: "(oracle) I cannot fix this; stopping.", In: in, Out: 10}
-	case !solve:
+	case c.toolResults == 0 && !solve:
 		return fakemodel.Step{Text: "Looking at the files.", Calls: []fakemodel.Call{call("list_dir", map[string]string{})}, In: in, Out: 20}
+	case c.toolResults == 1 && !solve && len(t.sources) > 0:
+		var calls []fakemodel.Call
+		for i, name := range t.sources {
+			c := call("read_file", map[string]string{"path": name})
+			c.ID = fmt.Sprintf("call_r%d", i)
+			calls = append(calls, c)
+		}
+		return fakemodel.Step{Text: "Reading the code.", Calls: calls, In: in, Out: 40}
+	case !solve:
+		return fakemodel.Step{Text: "(oracle) I cannot fix this; stopping.", In: in, Out: 10}
 	}
 	var calls []fakemodel.Call
 	for _, name := range slices.Sorted(maps.Keys(t.reference)) {

@@ -101,6 +101,13 @@ func TestOracleSolvesWithThePhrase(t *testing.T) {
 			t.Errorf("%s %s phrase=%v: m/sum.go = %q, want %q (stop: %s)", tc.api, tc.task, tc.solved, got, want, reason)
 		}
 	}
+	// Giving up: it lists the task, reads every file that is not a test, stops.
+	n := len(srv.Requests())
+	runAgent(t, "openai", srv.URL, "no phrase", filepath.Join(dir, "train", "sum-a"))
+	reqs := srv.Requests()[n:]
+	if len(reqs) != 3 || !strings.Contains(string(reqs[2].Body), "func Sum(a, b int) int { return a - b }") {
+		t.Errorf("giving up took %d requests; the last one should hold m/sum.go as read", len(reqs))
+	}
 }
 
 func TestOracleCoin(t *testing.T) {
