@@ -17,6 +17,7 @@ const usage = `usage: ratchet COMMAND
   sessions [--show ID] [--json]            the saved request records
   serve [--addr 127.0.0.1:PORT] [--project DIR]   POST /v1/ask and OpenAI-compatible /v1/chat/completions
   mcp                  an MCP server on stdio (ask, sessions, ledger queries)
+  editors [--write DIR]   the MCP configuration for VS Code, Cursor, Claude Code and Zed
   ui [--addr 127.0.0.1:PORT]   a read-only dashboard over the ledger in ANCHOR_HOME
 see README.md`
 
@@ -48,6 +49,8 @@ func run(ctx context.Context, args []string) error {
 		return serveCommand(ctx, args[1:])
 	case "mcp":
 		return mcpCommand(ctx, args[1:])
+	case "editors":
+		return editorsCommand(args[1:])
 	case "ui":
 		return uiCommand(ctx, args[1:])
 	case "scripted-model":

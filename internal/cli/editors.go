@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"ratchet/editors"
+)
+
+const editorsUsage = `usage: ratchet editors [--editor LIST] [--command PATH] [--write DIR] [-- MCP-FLAGS]
+Prints the MCP configuration that makes "ratchet mcp" appear in VS Code, Cursor,
+Claude Code and Zed, or merges it into those editors' files in the project DIR.
+Flags after -- are passed to "ratchet mcp" (e.g. -- --ledger /abs/ledger).`
+
+func editorsCommand(args []string) error {
+	fs := flag.NewFlagSet("editors", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), editorsUsage)
+		fs.PrintDefaults()
+	}
+	only := fs.String("editor", "all", "editors to configure, comma-separated: vscode, cursor, claude, zed")
+	command := fs.String("command", "ratchet", "the ratchet executable the editor starts (a name on PATH or an absolute path)")
+	write := fs.String("write", "", "merge the configuration into the editors' files in this project folder instead of printing it")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	eds, err := editors.Select(*only)
+	if err != nil {
+		return err
+	}
+	server := editors.Server{Name: "ratchet", Command: *command, Args: append([]string{"mcp"}, fs.Args()...)}
+	if _, err := exec.LookPath(*command); err != nil {
+		fmt.Fprintf(os.Stderr, "note: %q is not an executable on PATH here; editors will not find it either (make build, then --command $PWD/bin/ratchet)\n", *command)
+	}
+	if *write == "" {
+		for _, e := range eds {
+			doc, err := e.Document(server)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("// %s: %s\n%s\n", e.Title, e.Path, doc)
+		}
+		return nil
+	}
+	// One editor's malformed file does not keep the others from being set up.
+	var errs []error
+	for _, e := range eds {
+		path, existed, err := e.Write(*write, server)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		verb := "wrote"
+		if existed {
+			verb = "updated"
+		}
+		fmt.Printf("%s %s (%s)\n", verb, path, e.Title)
+	}
+	return errors.Join(errs...)
+}
