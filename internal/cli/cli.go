@@ -19,6 +19,7 @@ const usage = `usage: ratchet COMMAND
   mcp                  an MCP server on stdio (ask, sessions, ledger queries)
   editors [--write DIR]   the MCP configuration for VS Code, Cursor, Claude Code and Zed
   ui [--addr 127.0.0.1:PORT]   a read-only dashboard over the ledger in ANCHOR_HOME
+  plan [--aa N] [--p P --holdout N] [--json]   what gain the gate can detect on this suite
 see README.md`
 
 // Main runs the ratchet command line and returns the exit status.
@@ -53,6 +54,8 @@ func run(ctx context.Context, args []string) error {
 		return editorsCommand(args[1:])
 	case "ui":
 		return uiCommand(ctx, args[1:])
+	case "plan":
+		return planCommand(ctx, args[1:])
 	case "scripted-model":
 		return scriptedCommand(ctx)
 	case "help", "-h", "--help":
