@@ -5,6 +5,11 @@ import (
 	"testing"
 )
 
+func logFactorial(n int) float64 {
+	v, _ := math.Lgamma(float64(n + 1))
+	return v
+}
+
 // exactAccept is the gate's acceptance probability at K = 1 with every task
 // at incumbent rate p and candidate rate q, summed over the trinomial of
 // fixed, broken and unchanged tasks: independent of the simulator.

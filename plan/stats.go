@@ -2,28 +2,9 @@ package plan
 
 import (
 	"math"
+
+	"ratchet/anchor"
 )
-
-// signTest is the gate's test: the one-sided exact sign test over changed
-// tasks, p = P(X >= fixed) for X ~ Binomial(fixed+broken, 1/2).
-// TODO(plan): switch to anchor.SignTest when it lands; one implementation.
-func signTest(fixed, broken int) float64 {
-	n := fixed + broken
-	if fixed <= 0 {
-		return 1
-	}
-	lgn := logFactorial(n)
-	p := 0.0
-	for x := fixed; x <= n; x++ {
-		p += math.Exp(lgn - logFactorial(x) - logFactorial(n-x) - float64(n)*math.Ln2)
-	}
-	return min(p, 1)
-}
-
-func logFactorial(n int) float64 {
-	v, _ := math.Lgamma(float64(n + 1))
-	return v
-}
 
 // criticals holds, for each number m of changed tasks, the fewest fixed tasks
 // whose sign-test p is at most alpha (m+1 when none is). It grows on demand.
@@ -43,7 +24,7 @@ func (c *criticals) at(m int) int {
 	for len(c.crit) <= m {
 		n := len(c.crit)
 		f := c.crit[n-1]
-		if signTest(f, n-f) > c.alpha {
+		if anchor.SignTest(f, n-f) > c.alpha { // the gate's own test
 			f++
 		}
 		c.crit = append(c.crit, f)

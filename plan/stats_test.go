@@ -3,9 +3,11 @@ package plan
 import (
 	"math"
 	"testing"
+
+	"ratchet/anchor"
 )
 
-func TestSignTest(t *testing.T) {
+func TestGateSignTest(t *testing.T) {
 	for _, c := range []struct {
 		fixed, broken int
 		want          float64
@@ -21,13 +23,13 @@ func TestSignTest(t *testing.T) {
 		{8, 2, 56.0 / 1024},
 		{15, 5, 21700.0 / 1048576},
 	} {
-		if got := signTest(c.fixed, c.broken); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("signTest(%d, %d) = %.12f, want %.12f", c.fixed, c.broken, got, c.want)
+		if got := anchor.SignTest(c.fixed, c.broken); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("SignTest(%d, %d) = %.12f, want %.12f", c.fixed, c.broken, got, c.want)
 		}
 	}
 	// Large n stays finite and a fair split is not significant.
-	if p := signTest(2500, 2500); p < 0.5 || p > 0.52 {
-		t.Errorf("signTest(2500, 2500) = %g, want just above 0.5", p)
+	if p := anchor.SignTest(2500, 2500); p < 0.5 || p > 0.52 {
+		t.Errorf("SignTest(2500, 2500) = %g, want just above 0.5", p)
 	}
 }
 
@@ -37,7 +39,7 @@ func TestCriticalsMatchBruteForce(t *testing.T) {
 		for m := 0; m <= 80; m++ {
 			want := m + 1
 			for f := 0; f <= m; f++ {
-				if signTest(f, m-f) <= alpha {
+				if anchor.SignTest(f, m-f) <= alpha {
 					want = f
 					break
 				}
