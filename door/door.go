@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,14 +33,20 @@ type Config struct {
 	NumCtx     int           // context size stated to the model (Ollama's num_ctx); 0 leaves MODEL_OPTIONS alone
 	MaxRequest int           // bytes of request text accepted
 	Timeout    time.Duration // the whole agent run
+	Test       string        // the operator's test command; detected per project when empty
+	Roots      []string      // folders a request's project must lie in (serve, mcp); nil lets any project through (run)
+	Budget     int64         // model tokens one request may spend, enforced at the proxy; 0 means DefaultBudget
 }
+
+// DefaultBudget is a request's token budget when the operator names none,
+// the same as the anchor's ANCHOR_BUDGET default.
+const DefaultBudget = 100000
 
 // Request is one request of a person.
 type Request struct {
 	Project string `json:"project"`
 	Text    string `json:"request"`
 	Session string `json:"session,omitempty"`
-	Test    string `json:"test,omitempty"` // test command; detected when empty
 }
 
 // Call is one tool call of the run with the observation it produced.
@@ -71,14 +76,10 @@ type Record struct {
 	TestsBefore string   `json:"tests_before"`
 	TestsAfter  string   `json:"tests_after"`
 	TracePath   string   `json:"trace_path"`
+	Withheld    []string `json:"withheld,omitempty"` // --sandbox: changed paths not written back (dot-paths, links)
 	Started     string   `json:"started"`
 	Finished    string   `json:"finished"`
 }
-
-// BadRequest is a mistake in the request; front doors answer it with 4xx.
-type BadRequest struct{ Msg string }
-
-func (e BadRequest) Error() string { return e.Msg }
 
 // Door runs requests one at a time (one user, one session at a time: seed 003).
 type Door struct {
@@ -94,6 +95,16 @@ func Open(cfg Config) (*Door, error) {
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 30 * time.Minute
+	}
+	if cfg.Budget <= 0 {
+		cfg.Budget = DefaultBudget
+	}
+	if cfg.Roots != nil {
+		roots, err := resolveRoots(cfg.Roots)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Roots = roots
 	}
 	for _, d := range []string{"builds", "traces", "tmp"} {
 		if err := os.MkdirAll(filepath.Join(cfg.Home, d), 0o755); err != nil {
@@ -127,23 +138,23 @@ func getenv(env []string, k string) string {
 
 // validate checks a request before anything runs.
 func (d *Door) validate(r *Request) error {
-	st, err := os.Stat(r.Project)
+	project, err := d.project(r.Project)
 	switch {
+	case err != nil:
+		return err
 	case strings.TrimSpace(r.Text) == "":
-		return BadRequest{"the request is empty; say what the agent should do"}
+		return refuse(ErrInvalid, "the request is empty; say what the agent should do")
 	case len(r.Text) > d.cfg.MaxRequest:
-		return BadRequest{fmt.Sprintf("the request is %d bytes; the limit is %d: shorten it or point at files instead", len(r.Text), d.cfg.MaxRequest)}
-	case r.Project == "" || err != nil || !st.IsDir():
-		return BadRequest{fmt.Sprintf("unknown project %q: give the path of a folder that exists", r.Project)}
+		return refuse(ErrTooLarge, "the request is %d bytes; the limit is %d: shorten it or point at files instead", len(r.Text), d.cfg.MaxRequest)
 	case getenv(d.cfg.Env, "MODEL_NAME") == "":
-		return errors.New("no model configured: set MODEL_URL and MODEL_NAME (see README.md)")
+		return refuse(ErrNoModel, "no model configured: set MODEL_URL and MODEL_NAME (see README.md)")
 	}
-	r.Project, _ = filepath.Abs(r.Project)
+	r.Project = project
 	if r.Session != "" {
 		var n int
 		d.db.QueryRow(`SELECT COUNT(*) FROM requests WHERE session = ?`, r.Session).Scan(&n)
 		if n == 0 {
-			return BadRequest{fmt.Sprintf("unknown session %q; ratchet sessions lists them", r.Session)}
+			return refuse(ErrInvalid, "unknown session %q; ratchet sessions lists them", r.Session)
 		}
 	}
 	return nil
@@ -166,19 +177,19 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 		return Record{}, err
 	}
 	rec := Record{ID: newID(), Session: cmp(r.Session, newID()), Project: r.Project, Request: r.Text,
-		Test: cmp(r.Test, DetectTest(r.Project)), Started: now(), Calls: []Call{}, Changed: []string{}}
+		Test: cmp(d.cfg.Test, DetectTest(r.Project)), Started: now(), Calls: []Call{}, Changed: []string{}}
 	bin, err := d.build()
 	if err != nil {
 		return Record{}, err
 	}
 	before, _ := anchor.ReadTree(r.Project, false)
-	rec.TestsBefore = runTests(ctx, r.Project, rec.Test)
+	rec.TestsBefore = d.tests(ctx, r.Project, rec.Test)
 	fmt.Fprintf(progress, "tests before: %s\n", rec.TestsBefore)
 	runErr := d.run(ctx, bin, &rec, Context(prior, r.Text, d.budget()), progress)
 	after, _ := anchor.ReadTree(r.Project, false)
 	rec.Changed = changed(before, after)
 	if ctx.Err() == nil {
-		rec.TestsAfter = runTests(ctx, r.Project, rec.Test)
+		rec.TestsAfter = d.tests(ctx, r.Project, rec.Test)
 		fmt.Fprintf(progress, "tests after: %s\n", rec.TestsAfter)
 	}
 	switch {

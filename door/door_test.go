@@ -3,8 +3,10 @@ package door_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,16 +82,18 @@ func TestBadRequests(t *testing.T) {
 	proj := doortest.Project(t)
 	tests := []struct {
 		req  Request
+		kind error
 		want string
 	}{
-		{Request{Project: "/no/such/dir", Text: "x"}, "unknown project"},
-		{Request{Project: proj, Text: "  "}, "empty"},
-		{Request{Project: proj, Text: strings.Repeat("x", 70000)}, "limit is"},
-		{Request{Project: proj, Text: "x", Session: "nope"}, "unknown session"},
+		{Request{Project: "/no/such/dir", Text: "x"}, ErrInvalid, "unknown project"},
+		{Request{Project: proj, Text: "  "}, ErrInvalid, "empty"},
+		{Request{Project: proj, Text: strings.Repeat("x", 70000)}, ErrTooLarge, "limit is"},
+		{Request{Project: proj, Text: "x", Session: "nope"}, ErrInvalid, "unknown session"},
 	}
 	for _, tt := range tests {
-		if _, err := d.Ask(context.Background(), tt.req, nil); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%+v: %v, want %q", tt.req.Session+tt.req.Project, err, tt.want)
+		_, err := d.Ask(context.Background(), tt.req, nil)
+		if !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: %v, want %v saying %q", tt.req.Session+tt.req.Project, err, tt.kind, tt.want)
 		}
 	}
 	nomodel, err := Open(Config{Harness: "../harness", Home: t.TempDir(), Env: []string{"PATH=" + os.Getenv("PATH")}})
@@ -97,7 +101,7 @@ func TestBadRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nomodel.Close()
-	if _, err := nomodel.Ask(context.Background(), Request{Project: proj, Text: "x"}, nil); err == nil || !strings.Contains(err.Error(), "no model configured") {
+	if _, err := nomodel.Ask(context.Background(), Request{Project: proj, Text: "x"}, nil); !errors.Is(err, ErrNoModel) || !strings.Contains(err.Error(), "no model configured") {
 		t.Errorf("no model: %v", err)
 	}
 	if ss, _ := d.Sessions(); len(ss) != 0 {
@@ -110,10 +114,10 @@ func TestInterruptedRequestIsSavedWhole(t *testing.T) {
 		time.Sleep(3 * time.Second)
 		return fakemodel.Step{Text: "late"}
 	}
-	d, _ := doortest.Open(t, slow, false)
+	d, _ := doortest.Open(t, slow, false, func(c *Config) { c.Test = "true" })
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
-	rec, err := d.Ask(ctx, Request{Project: doortest.Project(t), Text: "fix it", Test: "true"}, nil)
+	rec, err := d.Ask(ctx, Request{Project: doortest.Project(t), Text: "fix it"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("err = %v", err)
 	}
@@ -161,20 +165,92 @@ func TestDetectTest(t *testing.T) {
 func TestWriteBackStaysInsideTheProject(t *testing.T) {
 	proj, outside := t.TempDir(), t.TempDir()
 	os.Symlink(outside, filepath.Join(proj, "link"))
+	os.MkdirAll(filepath.Join(proj, ".git", "hooks"), 0o755)
+	os.WriteFile(filepath.Join(proj, ".git", "config"), []byte("[core]\n"), 0o644)
+	os.Symlink(".git/config", filepath.Join(proj, "inner")) // a link that stays inside, but leads to .git
 	os.WriteFile(filepath.Join(proj, "gone.txt"), []byte("x"), 0o644)
-	before := map[string][]byte{"gone.txt": []byte("x")}
-	after := map[string][]byte{"link/evil.txt": []byte("pwned"), "sub/new.go": []byte("package sub\n")}
-	err := WriteBackForTest(proj, before, after)
+	before := map[string][]byte{"gone.txt": []byte("x"), ".git/config": []byte("[core]\n")}
+	after := map[string][]byte{"link/evil.txt": []byte("pwned"), "sub/new.go": []byte("package sub\n"), "inner": []byte("[core]\nhooksPath=/tmp\n"),
+		".git/hooks/pre-commit": []byte("#!/bin/sh\nid\n"), ".github/workflows/x.yml": []byte("on: push\n"), "a/.env": []byte("K=v\n")}
+	withheld, err := WriteBackForTest(proj, before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, serr := os.Stat(filepath.Join(outside, "evil.txt")); serr == nil {
 		t.Fatal("a write went through the project's symlink")
 	}
-	if err == nil {
-		t.Error("the refused write was not reported")
+	if b, _ := os.ReadFile(filepath.Join(proj, ".git", "config")); string(b) != "[core]\n" {
+		t.Errorf(".git/config was changed (deleted or rewritten through a link): %q", b)
+	}
+	for _, p := range []string{".git/hooks/pre-commit", ".github", "a/.env"} {
+		if _, serr := os.Stat(filepath.Join(proj, p)); serr == nil {
+			t.Errorf("%s reached the project", p)
+		}
+	}
+	want := ".git/config .git/hooks/pre-commit .github/workflows/x.yml a/.env inner link/evil.txt"
+	if got := strings.Join(withheld, " "); got != want {
+		t.Errorf("withheld = %q, want %q", got, want)
 	}
 	if b, _ := os.ReadFile(filepath.Join(proj, "sub", "new.go")); string(b) != "package sub\n" {
 		t.Error("a normal new file was not written back")
 	}
 	if _, serr := os.Stat(filepath.Join(proj, "gone.txt")); serr == nil {
 		t.Error("a file the agent deleted is still there")
+	}
+}
+
+func TestDotPath(t *testing.T) {
+	for name, want := range map[string]bool{".git/config": true, "a/.env": true, "a/b.go": false, "x/y/.hidden/z": true, "a.b/c": false} {
+		if got := DotPathForTest(name); got != want {
+			t.Errorf("dotPath(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestRootsRefuseProjectsOutside(t *testing.T) {
+	root, other := t.TempDir(), doortest.Project(t)
+	inside := filepath.Join(root, "app")
+	os.Mkdir(inside, 0o755)
+	os.Symlink(other, filepath.Join(root, "escape")) // inside by name, outside in fact
+	d, srv := doortest.Open(t, doortest.Fixer, false, func(c *Config) { c.Roots = []string{root} })
+	for _, p := range []string{other, filepath.Join(root, "escape"), filepath.Join(root, "..", filepath.Base(other)), "/no/such/dir", "/"} {
+		if _, err := d.Ask(context.Background(), Request{Project: p, Text: "x"}, nil); !errors.Is(err, ErrForbidden) {
+			t.Errorf("%s: %v, want ErrForbidden", p, err)
+		}
+	}
+	if _, err := d.Ask(context.Background(), Request{Project: filepath.Join(root, "nope"), Text: "x"}, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a missing folder inside the root: %v, want ErrInvalid", err)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Error("a refused request reached the model")
+	}
+	if _, err := Open(Config{Home: t.TempDir(), Roots: []string{"/no/such/root"}}); err == nil || !strings.Contains(err.Error(), "--root") {
+		t.Errorf("a missing root: %v", err)
+	}
+}
+
+func TestHostEnvDropsCredentials(t *testing.T) {
+	env := []string{"PATH=/usr/bin", "HOME=/root", "MODEL_API_KEY=sk-1", "OPENAI_API_KEY=sk-2", "GITHUB_TOKEN=gh", "AWS_SECRET_ACCESS_KEY=a",
+		"SSH_AUTH_SOCK=/run/s", "DB_PASSWORD=p", "RATCHET_TOKEN=t", "ODD_NAME=sk-1", "MODEL_NAME=m"}
+	got := strings.Join(HostEnv(env, "sk-1"), " ")
+	if got != "PATH=/usr/bin HOME=/root MODEL_NAME=m" {
+		t.Errorf("HostEnv = %q", got)
+	}
+}
+
+func TestBudgetIsFiniteAndSaysWhenSpent(t *testing.T) {
+	d, srv := doortest.Open(t, func(r fakemodel.Request) fakemodel.Step {
+		return fakemodel.Step{Text: "reading", Calls: []fakemodel.Call{{ID: "c" + strconv.Itoa(len(r.Messages())), Name: "list_dir", Args: `{"path":"."}`}}, In: 300, Out: 100}
+	}, false, func(c *Config) { c.Budget = 1000; c.Test = "true" })
+	var progress bytes.Buffer
+	rec, err := d.Ask(context.Background(), Request{Project: doortest.Project(t), Text: "look around"}, &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Outcome != "budget_spent" || !strings.Contains(progress.String(), "budget spent: the agent used 1200 of the request's 1000 model tokens") {
+		t.Errorf("outcome %q, progress:\n%s", rec.Outcome, progress.String())
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d model requests reached the model, want 3 (the fourth is refused by the proxy)", n)
 	}
 }

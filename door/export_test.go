@@ -1,4 +1,7 @@
 package door
 
-// WriteBackForTest exposes writeBack to the external tests.
-var WriteBackForTest = writeBack
+// Exposed to the external tests.
+var (
+	WriteBackForTest = writeBack
+	DotPathForTest   = dotPath
+)

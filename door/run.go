@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,15 +36,20 @@ func DetectTest(dir string) string {
 	return ""
 }
 
-// runTests runs the test command in dir and says how it went.
-func runTests(ctx context.Context, dir, command string) string {
+// tests runs the test command on the project: in a sandbox of its own
+// under --sandbox, else on the host as the user, without credentials.
+func (d *Door) tests(ctx context.Context, project, command string) string {
 	if command == "" {
 		return "no test command"
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	if d.cfg.Sandbox {
+		return d.boxTests(ctx, project, command)
+	}
+	ctx, cancel := context.WithTimeout(ctx, testTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
-	cmd.Dir, cmd.SysProcAttr = dir, &syscall.SysProcAttr{Setpgid: true}
+	cmd.Dir, cmd.Env = project, HostEnv(d.cfg.Env, d.key())
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	if err := cmd.Run(); err != nil {
 		return "fail (" + err.Error() + ")"
@@ -53,8 +57,22 @@ func runTests(ctx context.Context, dir, command string) string {
 	return "pass"
 }
 
+// testTimeout bounds one run of the project's tests.
+const testTimeout = 5 * time.Minute
+
+// key is the model credential: MODEL_API_KEY, else the API's usual variable.
+func (d *Door) key() string {
+	keyVar := "OPENAI_API_KEY"
+	if getenv(d.cfg.Env, "MODEL_API") == "anthropic" {
+		keyVar = "ANTHROPIC_API_KEY"
+	}
+	return cmp(getenv(d.cfg.Env, "MODEL_API_KEY"), getenv(d.cfg.Env, keyVar))
+}
+
 // run runs the harness on the project, directly or in the sandbox, and
-// fills the record from its trace.
+// fills the record from its trace. Either way the model is reached through
+// the anchor's proxy, which holds the credential and the request's budget:
+// the harness never sees the key.
 func (d *Door) run(ctx context.Context, bin string, rec *Record, prompt string, progress io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
 	defer cancel()
@@ -63,17 +81,24 @@ func (d *Door) run(ctx context.Context, bin string, rec *Record, prompt string, 
 		return err
 	}
 	defer os.RemoveAll(work)
+	box := filepath.Join(work, "box") // the harness's work folder: /work in the sandbox
 	files := map[string][]byte{"prompt.txt": []byte(prompt), "test.txt": []byte(rec.Test + "\n"), "trace.jsonl": nil}
-	if err := anchor.WriteTree(work, files); err != nil {
+	if err := anchor.WriteTree(box, files); err != nil {
 		return err
 	}
-	trace := filepath.Join(work, "trace.jsonl")
+	sock := filepath.Join(work, "model.sock")
+	proxy, err := d.startProxy(sock)
+	if err != nil {
+		return err
+	}
+	defer proxy.Close()
+	trace := filepath.Join(box, "trace.jsonl")
 	stop := tail(trace, progress)
 	if d.cfg.Sandbox {
-		err = d.sandboxed(ctx, bin, work, rec.Project)
+		err = d.sandboxed(ctx, bin, work, rec, progress)
 	} else {
-		cmd := exec.CommandContext(ctx, bin, "-task", rec.Project, work)
-		cmd.Env = append(d.modelEnv(), "MODEL_SOCKET=")
+		cmd := exec.CommandContext(ctx, bin, "-task", rec.Project, box)
+		cmd.Env = append(HostEnv(d.modelEnv(), d.key()), "MODEL_URL=", "MODEL_SOCKET="+sock)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 		var out bytes.Buffer
@@ -86,10 +111,24 @@ func (d *Door) run(ctx context.Context, bin string, rec *Record, prompt string, 
 	rec.TracePath, _ = filepath.Abs(filepath.Join(d.cfg.Home, "traces", rec.ID+".jsonl"))
 	os.Rename(trace, rec.TracePath)
 	fromTrace(rec)
+	if in, out := proxy.Used(); in+out >= d.cfg.Budget && rec.Outcome != "completed" {
+		rec.Outcome = "budget_spent"
+		fmt.Fprintf(progress, "budget spent: the agent used %d of the request's %d model tokens and was stopped; the operator can raise it with --budget\n",
+			in+out, d.cfg.Budget)
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	return err
+}
+
+// startProxy starts the anchor's model proxy for one request: the
+// credential and the operator's model stay on the host side of the socket.
+func (d *Door) startProxy(sock string) (*anchor.Proxy, error) {
+	env := d.cfg.Env
+	api := cmp(getenv(env, "MODEL_API"), "openai")
+	upstream := cmp(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434")
+	return anchor.StartProxy(sock, api, upstream, getenv(env, "MODEL_NAME"), d.key(), d.cfg.Budget)
 }
 
 // modelEnv is the environment of the harness: the operator's, with the
@@ -111,45 +150,6 @@ func (d *Door) modelEnv() []string {
 		env = append(env, "MODEL_OPTIONS="+string(b))
 	}
 	return env
-}
-
-// sandboxed runs the harness under bubblewrap on a copy of the project, with
-// the anchor's proxy holding the credential, and writes the agent's changes
-// back.
-func (d *Door) sandboxed(ctx context.Context, bin, work, project string) error {
-	before, err := anchor.ReadTree(project, false)
-	if err != nil {
-		return err
-	}
-	if err := anchor.WriteTree(filepath.Join(work, "task"), before); err != nil {
-		return err
-	}
-	env := d.modelEnv()
-	key := cmp(getenv(env, "MODEL_API_KEY"), getenv(env, map[bool]string{true: "ANTHROPIC_API_KEY", false: "OPENAI_API_KEY"}[getenv(env, "MODEL_API") == "anthropic"]))
-	sock := filepath.Join(work, "model.sock")
-	proxy, err := anchor.StartProxy(sock, cmp(getenv(env, "MODEL_API"), "openai"), cmp(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434"), getenv(env, "MODEL_NAME"), key, 1<<62)
-	if err != nil {
-		return err
-	}
-	defer proxy.Close()
-	cache := filepath.Join(d.cfg.Home, "cache", "sandbox") // this user's own builds share it
-	os.MkdirAll(cache, 0o755)
-	box := anchor.Box{Work: work, Cache: cache, Timeout: d.cfg.Timeout, Harness: bin, Socket: sock, Args: []string{"/opt/harness", "/work"},
-		Env: []string{"MODEL_API", getenv(env, "MODEL_API"), "MODEL_NAME", getenv(env, "MODEL_NAME"), "MODEL_OPTIONS", getenv(env, "MODEL_OPTIONS")}}
-	code, out, timedOut, err := box.Run(ctx)
-	after, rerr := anchor.ReadTree(filepath.Join(work, "task"), false)
-	if rerr == nil {
-		rerr = writeBack(project, before, after)
-	}
-	switch {
-	case err != nil:
-		return err
-	case timedOut:
-		return fmt.Errorf("the agent ran out of time (%s)", d.cfg.Timeout)
-	case code != 0:
-		return fmt.Errorf("harness exited with status %d: %s", code, strings.TrimSpace(string(out[max(0, len(out)-300):])))
-	}
-	return rerr
 }
 
 // tail prints the trace's tool calls and replies as they are written, until
@@ -247,27 +247,4 @@ func fromTrace(rec *Record) {
 	if rec.Outcome == "" {
 		rec.Outcome = "no result"
 	}
-}
-
-// writeBack applies the agent's changes to the project through os.Root, so a
-// symlink in the project can never lead a write outside it.
-func writeBack(project string, before, after map[string][]byte) error {
-	root, err := os.OpenRoot(project)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	var errs []error
-	for _, name := range changed(before, after) {
-		b, ok := after[name]
-		switch {
-		case !ok:
-			errs = append(errs, root.Remove(name))
-		case root.MkdirAll(filepath.Dir(name), 0o755) != nil:
-			errs = append(errs, fmt.Errorf("write back %s: cannot create its folder inside the project", name))
-		default:
-			errs = append(errs, root.WriteFile(name, b, 0o644))
-		}
-	}
-	return errors.Join(errs...)
 }

@@ -16,10 +16,9 @@ import (
 
 // AskInput is the ask tool's arguments.
 type AskInput struct {
-	Project string `json:"project" jsonschema:"path of the project folder to work on"`
+	Project string `json:"project" jsonschema:"path of the project folder to work on; it must lie in a folder the operator named (--project, --root, or where ratchet mcp started)"`
 	Request string `json:"request" jsonschema:"what the agent should do"`
 	Session string `json:"session,omitempty" jsonschema:"a session id from an earlier answer, to continue it"`
-	Test    string `json:"test,omitempty" jsonschema:"the project's test command; detected when left out"`
 }
 
 // LedgerInput limits a ledger query.
@@ -33,7 +32,7 @@ func New(d *door.Door, ledger string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ratchet", Version: "0.1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "ask", Description: "Run Ratchet's coding agent (the head harness) on a project folder: it reads, edits and tests the code, and answers with what it did."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, door.Record, error) {
-			rec, err := d.Ask(ctx, door.Request{Project: in.Project, Text: in.Request, Session: in.Session, Test: in.Test}, nil)
+			rec, err := d.Ask(ctx, door.Request{Project: in.Project, Text: in.Request, Session: in.Session}, nil)
 			if err != nil {
 				return nil, door.Record{}, err
 			}

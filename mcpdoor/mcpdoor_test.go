@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"ratchet/door"
 	"ratchet/door/doortest"
 )
 
@@ -55,7 +56,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 }
 
 func TestMCPWithTheSDKClient(t *testing.T) {
-	d, _ := doortest.Open(t, doortest.Fixer, false)
+	d, _ := doortest.Open(t, doortest.Fixer, false, func(c *door.Config) { c.Roots = []string{os.TempDir()} })
 	server := New(d, ledger(t))
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
@@ -89,8 +90,16 @@ func TestMCPWithTheSDKClient(t *testing.T) {
 		t.Error("the project was not fixed")
 	}
 	res, _ = call(t, cs, "ask", map[string]any{"project": "/no/such", "request": "x"})
-	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "unknown project") {
-		t.Errorf("a bad project must be a tool error: %+v", res)
+	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "outside the folders") {
+		t.Errorf("a project outside the roots must be a tool error: %+v", res)
+	}
+	marker := filepath.Join(t.TempDir(), "marker")
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"project": proj, "request": "x", "test": "touch " + marker}})
+	if err == nil && !res.IsError {
+		t.Errorf("a client-named test command was accepted: %+v", res)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the client's command ran")
 	}
 	_, ss := call(t, cs, "sessions", nil)
 	if list, _ := ss["sessions"].([]any); len(list) != 1 {
@@ -126,7 +135,9 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Fatalf("build: %v %s", err, out)
 	}
 	home := t.TempDir()
+	// No --root: the folder the editor starts it in is the only root.
 	cmd := exec.Command(bin, "mcp", "--home", home, "--harness", filepath.Join(root, "harness"))
+	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "ANCHOR_HOME="+filepath.Dir(ledger(t)))
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-editor", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -137,5 +148,9 @@ func TestMCPOverStdio(t *testing.T) {
 	_, gens := call(t, cs, "ledger_generations", nil)
 	if rows, _ := gens["rows"].([]any); len(rows) != 1 {
 		t.Errorf("generations over stdio = %v", gens)
+	}
+	res, _ := call(t, cs, "ask", map[string]any{"project": doortest.Project(t), "request": "x"})
+	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "outside the folders") {
+		t.Errorf("a project outside --root over stdio: %+v", res)
 	}
 }

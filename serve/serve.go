@@ -1,14 +1,26 @@
 // Package serve is the HTTP front door: POST /v1/ask for the agent's own
 // request shape, and an OpenAI-compatible POST /v1/chat/completions (streaming
 // too) so that any OpenAI client can use the agent as a model.
+//
+// Anything that can reach the port is assumed hostile (a web page, DNS
+// rebinding, another user of the machine). Every request must carry the
+// operator's bearer token; a request with an Origin, or a Host that is not
+// the bound address, is refused unless the operator allowed it; bodies are
+// JSON only; nothing in a request names a command; projects lie in the
+// operator's roots (checked by the door).
 package serve
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,9 +31,20 @@ import (
 type Handler struct {
 	Door    *door.Door
 	Project string
+	Token   string   // required on every request as "Authorization: Bearer TOKEN"; empty refuses all
+	Hosts   []string // Host header values accepted: the bound address, and what --allow-host adds
+	Origins []string // Origin header values accepted (--allow-origin); a request with any other Origin is refused
 }
 
+// ServeHTTP checks who is asking before it reads anything of the request.
 func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if code, msg := h.check(r); code != 0 {
+		if code == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ratchet"`)
+		}
+		fail(w, code, msg)
+		return
+	}
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/ask":
 		h.ask(w, r)
@@ -34,6 +57,51 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// check returns the status refusing r, or 0 to let it through.
+func (h Handler) check(r *http.Request) (int, string) {
+	switch {
+	case !hostAllowed(r.Host, h.Hosts):
+		return http.StatusForbidden, fmt.Sprintf("host %q is not this server's address; the operator can allow it with --allow-host", r.Host)
+	case r.Header.Get("Origin") != "" && !slices.Contains(h.Origins, r.Header.Get("Origin")):
+		return http.StatusForbidden, fmt.Sprintf("requests from origin %q are refused; the operator can allow it with --allow-origin", r.Header.Get("Origin"))
+	case !h.tokenOK(r.Header.Get("Authorization")):
+		return http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer TOKEN (printed by ratchet serve at start, or RATCHET_TOKEN)"
+	case r.Method == http.MethodPost && !isJSON(r.Header.Get("Content-Type")):
+		return http.StatusUnsupportedMediaType, "the body must be JSON: send Content-Type: application/json"
+	}
+	return 0, ""
+}
+
+// tokenOK compares in constant time; hashing first makes the time
+// independent of the length too.
+func (h Handler) tokenOK(auth string) bool {
+	got, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok || h.Token == "" {
+		return false
+	}
+	a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(h.Token))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
+
+// hostAllowed matches the Host header against the allowed addresses; an
+// allowed name without a port allows it on any port.
+func hostAllowed(host string, allowed []string) bool {
+	for _, a := range allowed {
+		if strings.EqualFold(host, a) {
+			return true
+		}
+		if name, _, err := net.SplitHostPort(host); err == nil && !strings.Contains(a, ":") && strings.EqualFold(name, a) {
+			return true
+		}
+	}
+	return false
+}
+
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
@@ -44,15 +112,16 @@ func fail(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, map[string]any{"error": map[string]any{"message": msg, "type": http.StatusText(code)}})
 }
 
-// failFor maps Ask's errors onto statuses.
+// failFor maps Ask's errors onto statuses by their kind.
 func failFor(w http.ResponseWriter, err error) {
-	var bad door.BadRequest
 	switch {
-	case errors.As(err, &bad) && strings.Contains(bad.Msg, "limit is"):
+	case errors.Is(err, door.ErrTooLarge):
 		fail(w, http.StatusRequestEntityTooLarge, err.Error())
-	case errors.As(err, &bad):
+	case errors.Is(err, door.ErrForbidden):
+		fail(w, http.StatusForbidden, err.Error())
+	case errors.Is(err, door.ErrInvalid), errors.Is(err, door.ErrCommand):
 		fail(w, http.StatusBadRequest, err.Error())
-	case strings.HasPrefix(err.Error(), "no model configured"):
+	case errors.Is(err, door.ErrNoModel):
 		fail(w, http.StatusServiceUnavailable, err.Error())
 	default:
 		fail(w, http.StatusInternalServerError, err.Error())
@@ -74,12 +143,24 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
+// askBody is /v1/ask's body. Test is read only to refuse it: the test
+// command is the operator's, never the caller's.
+type askBody struct {
+	door.Request
+	Test *string `json:"test"`
+}
+
 func (h Handler) ask(w http.ResponseWriter, r *http.Request) {
-	var req door.Request
+	var req askBody
 	if !decode(w, r, &req) {
 		return
 	}
-	rec, err := h.Door.Ask(r.Context(), req, nil)
+	if req.Test != nil {
+		failFor(w, &door.RequestError{Kind: door.ErrCommand,
+			Msg: `this server runs the operator's test command (ratchet serve --test, or detected); leave "test" out of the request`})
+		return
+	}
+	rec, err := h.Door.Ask(r.Context(), req.Request, nil)
 	if err != nil {
 		failFor(w, err)
 		return

@@ -21,9 +21,18 @@ import (
 	"ratchet/harness/fakemodel"
 )
 
-func start(t *testing.T) (*httptest.Server, *door.Door) {
-	d, _ := doortest.Open(t, doortest.Fixer, false)
-	srv := httptest.NewServer(Handler{Door: d})
+const token = "test-token"
+
+// start serves a door whose roots are the test's temporary folders.
+func start(t *testing.T, with ...func(*door.Config)) (*httptest.Server, *door.Door) {
+	return startOn(t, doortest.Fixer, with...)
+}
+
+func startOn(t *testing.T, step func(fakemodel.Request) fakemodel.Step, with ...func(*door.Config)) (*httptest.Server, *door.Door) {
+	d, _ := doortest.Open(t, step, false, append([]func(*door.Config){func(c *door.Config) { c.Roots = []string{os.TempDir()} }}, with...)...)
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config.Handler = Handler{Door: d, Token: token, Hosts: []string{srv.Listener.Addr().String()}}
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, d
 }
@@ -38,7 +47,7 @@ func fixedIn(t *testing.T, proj string) {
 func TestOpenAIClient(t *testing.T) {
 	srv, d := start(t)
 	proj := doortest.Project(t)
-	client := openai.NewClient(option.WithBaseURL(srv.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHeader("X-Ratchet-Project", proj), option.WithMaxRetries(0))
+	client := openai.NewClient(option.WithBaseURL(srv.URL+"/v1/"), option.WithAPIKey(token), option.WithHeader("X-Ratchet-Project", proj), option.WithMaxRetries(0))
 	resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 		Model:    "ratchet",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("be brief"), openai.UserMessage("Double is wrong; fix it.")},
@@ -77,13 +86,13 @@ func TestOpenAIClient(t *testing.T) {
 		t.Errorf("the streamed request did not continue the session: %d records", len(recs))
 	}
 
-	// A bad project is a clear 400, through the client's error type.
+	// A project outside the roots is a clear 403, through the client's error type.
 	_, err = client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 		Model: "ratchet", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("x")},
 	}, option.WithHeader("X-Ratchet-Project", "/no/such/project"))
 	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || !strings.Contains(apiErr.Message+apiErr.RawJSON(), "unknown project") {
-		t.Errorf("bad project: %v", err)
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 403 || !strings.Contains(apiErr.Message+apiErr.RawJSON(), "outside the folders") {
+		t.Errorf("project outside the roots: %v", err)
 	}
 }
 
@@ -91,7 +100,10 @@ func TestAsk(t *testing.T) {
 	srv, d := start(t)
 	proj := doortest.Project(t)
 	post := func(body string) (*http.Response, map[string]any) {
-		resp, err := http.Post(srv.URL+"/v1/ask", "application/json", strings.NewReader(body))
+		req, _ := http.NewRequest("POST", srv.URL+"/v1/ask", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,8 +119,10 @@ func TestAsk(t *testing.T) {
 	}
 	fixedIn(t, proj)
 	for body, code := range map[string]int{
-		`{"project": "/nope", "request": "x"}`: 400,
-		`not json`:                             400,
+		`{"project": "/nope", "request": "x"}`:                                    403,
+		`{"project": "` + os.TempDir() + `/nope", "request": "x"}`:                400,
+		`{"project": "` + proj + `", "request": "x", "test": "touch /tmp/pwned"}`: 400,
+		`not json`: 400,
 		`{"project": "` + proj + `", "request": "` + strings.Repeat("x", 70000) + `"}`: 413,
 		`{"project": "` + proj + `", "request": "` + strings.Repeat("y", 2<<20) + `"}`: 413,
 	} {
@@ -120,7 +134,9 @@ func TestAsk(t *testing.T) {
 		t.Errorf("bad requests left records: %+v", ss)
 	}
 	var buf bytes.Buffer
-	r2, _ := http.Get(srv.URL + "/v1/models")
+	models, _ := http.NewRequest("GET", srv.URL+"/v1/models", nil)
+	models.Header.Set("Authorization", "Bearer "+token)
+	r2, _ := http.DefaultClient.Do(models)
 	buf.ReadFrom(r2.Body)
 	if !strings.Contains(buf.String(), `"ratchet"`) {
 		t.Errorf("models: %s", buf.String())
@@ -130,19 +146,19 @@ func TestAsk(t *testing.T) {
 func TestClientDisconnectLeavesAWholeRecord(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	d, _ := doortest.Open(t, func(r fakemodel.Request) fakemodel.Step {
+	srv, d := startOn(t, func(r fakemodel.Request) fakemodel.Step {
 		select {
 		case <-release:
 		case <-time.After(3 * time.Second):
 		}
 		return doortest.Fixer(r)
-	}, false)
-	srv := httptest.NewServer(Handler{Door: d})
-	defer srv.Close()
+	}, func(c *door.Config) { c.Test = "true" })
 	proj := doortest.Project(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	b, _ := json.Marshal(door.Request{Project: proj, Text: "fix it", Test: "true"})
+	b, _ := json.Marshal(door.Request{Project: proj, Text: "fix it"})
 	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/ask", bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
 	go func() { time.Sleep(1200 * time.Millisecond); cancel() }()
 	if _, err := http.DefaultClient.Do(req); err == nil {
 		t.Fatal("the request finished despite the disconnect")
@@ -159,4 +175,44 @@ func TestClientDisconnectLeavesAWholeRecord(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatal("no record after the disconnect")
+}
+
+func TestGuardRefusesBeforeReading(t *testing.T) {
+	h := Handler{Token: token, Hosts: []string{"127.0.0.1:8765", "localhost:8765", "ok.example"}, Origins: []string{"http://localhost:3000"}}
+	tests := []struct {
+		name, host, origin, auth, ctype string
+		want                            int
+	}{
+		{"all good", "127.0.0.1:8765", "", "Bearer " + token, "application/json", 0},
+		{"charset is fine", "localhost:8765", "", "Bearer " + token, "application/json; charset=utf-8", 0},
+		{"allowed host, any port", "ok.example:9", "", "Bearer " + token, "application/json", 0},
+		{"allowed origin", "127.0.0.1:8765", "http://localhost:3000", "Bearer " + token, "application/json", 0},
+		{"no token", "127.0.0.1:8765", "", "", "application/json", 401},
+		{"wrong token", "127.0.0.1:8765", "", "Bearer " + token + "x", "application/json", 401},
+		{"basic auth", "127.0.0.1:8765", "", "Basic " + token, "application/json", 401},
+		{"foreign host (DNS rebinding)", "evil.example:8765", "", "Bearer " + token, "application/json", 403},
+		{"foreign origin", "127.0.0.1:8765", "https://evil.example", "Bearer " + token, "application/json", 403},
+		{"null origin", "127.0.0.1:8765", "null", "Bearer " + token, "application/json", 403},
+		{"text/plain", "127.0.0.1:8765", "", "Bearer " + token, "text/plain", 415},
+		{"form", "127.0.0.1:8765", "", "Bearer " + token, "application/x-www-form-urlencoded", 415},
+		{"no content type", "127.0.0.1:8765", "", "Bearer " + token, "", 415},
+	}
+	for _, tt := range tests {
+		r := httptest.NewRequest("POST", "/v1/ask", strings.NewReader("{}"))
+		r.Host = tt.host
+		for k, v := range map[string]string{"Origin": tt.origin, "Authorization": tt.auth, "Content-Type": tt.ctype} {
+			if v != "" {
+				r.Header.Set(k, v)
+			}
+		}
+		if got, msg := h.check(r); got != tt.want {
+			t.Errorf("%s: %d %q, want %d", tt.name, got, msg, tt.want)
+		}
+	}
+	r := httptest.NewRequest("GET", "/v1/models", nil)
+	r.Host = "127.0.0.1:8765"
+	r.Header.Set("Authorization", "Bearer ")
+	if got, _ := (Handler{Hosts: h.Hosts}).check(r); got != 401 {
+		t.Errorf("a handler without a token let an empty one through: %d", got)
+	}
 }

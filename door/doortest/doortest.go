@@ -40,8 +40,9 @@ func Fixer(r fakemodel.Request) fakemodel.Step {
 	return fakemodel.Step{Text: "Fixing.", Calls: []fakemodel.Call{{ID: "c1", Name: "write_file", Args: string(args)}}, In: 60, Out: 30}
 }
 
-// Open opens a door on a scripted model, with the repository's harness.
-func Open(t testing.TB, step func(fakemodel.Request) fakemodel.Step, sandbox bool) (*door.Door, *fakemodel.Server) {
+// Open opens a door on a scripted model, with the repository's harness;
+// each of with may change the configuration first.
+func Open(t testing.TB, step func(fakemodel.Request) fakemodel.Step, sandbox bool, with ...func(*door.Config)) (*door.Door, *fakemodel.Server) {
 	t.Helper()
 	steps := make([]fakemodel.Step, 500)
 	for i := range steps {
@@ -52,9 +53,12 @@ func Open(t testing.TB, step func(fakemodel.Request) fakemodel.Step, sandbox boo
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	_, file, _, _ := runtime.Caller(0)
 	env := append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+srv.URL, "MODEL_NAME=scripted", "MODEL_OPTIONS=", "MODEL_API_KEY=sk-door-SECRET")
-	d, err := door.Open(door.Config{Harness: filepath.Join(filepath.Dir(file), "..", "..", "harness"), Home: t.TempDir(), Env: env, Sandbox: sandbox, NumCtx: 8192})
+	cfg := door.Config{Harness: Harness(), Home: t.TempDir(), Env: env, Sandbox: sandbox, NumCtx: 8192}
+	for _, f := range with {
+		f(&cfg)
+	}
+	d, err := door.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,3 +68,9 @@ func Open(t testing.TB, step func(fakemodel.Request) fakemodel.Step, sandbox boo
 
 // Fixed is the content Fixer writes.
 const Fixed = fixed
+
+// Harness is the repository's harness folder.
+func Harness() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "harness")
+}

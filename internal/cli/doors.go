@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -18,15 +19,20 @@ import (
 	"ratchet/serve"
 )
 
-// doorFlags are the settings every front door shares.
-func doorFlags(fs *flag.FlagSet) func() (*door.Door, error) {
+// doorFlags are the settings every front door shares. The function it
+// returns opens the door, each of with changing the configuration first.
+func doorFlags(fs *flag.FlagSet) func(with ...func(*door.Config)) (*door.Door, error) {
 	home, _ := os.UserHomeDir()
 	h := fs.String("home", firstEnv("RATCHET_HOME", filepath.Join(home, ".ratchet")), "request records, builds and traces (RATCHET_HOME)")
 	harness := fs.String("harness", firstEnv("RATCHET_HARNESS", "harness"), "the head harness folder (RATCHET_HARNESS)")
 	sandbox := fs.Bool("sandbox", false, "run the agent under bubblewrap, as the anchor does")
 	numCtx := fs.Int("num-ctx", 16384, "context size stated to the model (Ollama's num_ctx); 0 leaves MODEL_OPTIONS as it is")
-	return func() (*door.Door, error) {
-		return door.Open(door.Config{Harness: *harness, Home: *h, Env: os.Environ(), Sandbox: *sandbox, NumCtx: *numCtx})
+	return func(with ...func(*door.Config)) (*door.Door, error) {
+		cfg := door.Config{Harness: *harness, Home: *h, Env: os.Environ(), Sandbox: *sandbox, NumCtx: *numCtx}
+		for _, f := range with {
+			f(&cfg)
+		}
+		return door.Open(cfg)
 	}
 }
 
@@ -40,8 +46,8 @@ func firstEnv(k, def string) string {
 func runCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	project := fs.String("project", ".", "the project folder")
-	test := fs.String("test", "", "the test command (default: detected: go test, pytest, npm test, make test)")
 	session := fs.String("session", "", "continue this session")
+	requests := requestFlags(fs)
 	open := doorFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -49,12 +55,12 @@ func runCommand(ctx context.Context, args []string) error {
 	if fs.NArg() == 0 {
 		return errors.New(`usage: ratchet run [--project DIR] [--test CMD] [--session ID] [--sandbox] "request"`)
 	}
-	d, err := open()
+	d, err := open(requests)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	rec, err := d.Ask(ctx, door.Request{Project: *project, Text: strings.Join(fs.Args(), " "), Session: *session, Test: *test}, os.Stderr)
+	rec, err := d.Ask(ctx, door.Request{Project: *project, Text: strings.Join(fs.Args(), " "), Session: *session}, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -96,27 +102,51 @@ func sessionsCommand(args []string) error {
 
 func serveCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:8765", "listen address (keep it on loopback: the agent edits files)")
-	project := fs.String("project", "", "the project a chat request works on when it names none")
+	addr := fs.String("addr", "127.0.0.1:8765", "listen address: loopback unless --allow-remote (the agent edits files and runs tests)")
+	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr: anyone who reaches it and holds the token can run the agent")
+	var origins, hosts []string
+	fs.Func("allow-origin", "accept requests carrying this Origin, e.g. http://localhost:3000 (repeatable; default: none)", appendTo(&origins))
+	fs.Func("allow-host", "accept this Host header besides the bound address (repeatable)", appendTo(&hosts))
+	roots := rootFlags(fs)
+	requests := requestFlags(fs)
 	open := doorFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	d, err := open()
+	if err := loopbackOnly(*addr, *allowRemote); err != nil {
+		return err
+	}
+	if err := roots.check("serve"); err != nil {
+		return err
+	}
+	d, err := open(requests, roots.apply)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	return listenAndServe(ctx, *addr, serve.Handler{Door: d, Project: *project}, "serving POST /v1/ask and POST /v1/chat/completions")
+	ln, err := listen(*addr)
+	if err != nil {
+		return err
+	}
+	token := os.Getenv("RATCHET_TOKEN")
+	if token == "" {
+		token = rand.Text()
+		fmt.Fprintf(os.Stderr, "ratchet: token %s (send it as Authorization: Bearer TOKEN, or as an OpenAI client's API key; RATCHET_TOKEN sets your own)\n", token)
+	}
+	h := serve.Handler{Door: d, Project: roots.defaultProject(), Token: token, Hosts: append(boundHosts(ln.Addr()), hosts...), Origins: origins}
+	return serveOn(ctx, ln, h, "serving POST /v1/ask and POST /v1/chat/completions")
 }
 
 func mcpCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	roots := rootFlags(fs)
+	requests := requestFlags(fs)
 	open := doorFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	d, err := open()
+	roots.orWorkingDir() // an editor starts it in the workspace: that folder, and nothing outside it
+	d, err := open(requests, roots.apply)
 	if err != nil {
 		return err
 	}

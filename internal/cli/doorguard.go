@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+
+	"ratchet/door"
+)
+
+// requestFlags are the operator's settings of every request a door runs:
+// the test command and the token budget. A request never brings its own.
+func requestFlags(fs *flag.FlagSet) func(*door.Config) {
+	test := fs.String("test", "", "the test command (default: detected per project: go test, pytest, npm test, make test)")
+	budget := fs.Int64("budget", door.DefaultBudget, "model tokens one request may spend; the proxy refuses more")
+	return func(c *door.Config) {
+		c.Test, c.Budget = *test, *budget
+	}
+}
+
+// roots are the folders a served request's project must lie in.
+type roots struct{ projects, dirs []string }
+
+func rootFlags(fs *flag.FlagSet) *roots {
+	r := &roots{}
+	fs.Func("project", "a project requests may work on (repeatable); the first is the default of a chat request that names none", appendTo(&r.projects))
+	fs.Func("root", "requests may work on any project inside this folder (repeatable)", appendTo(&r.dirs))
+	return r
+}
+
+func (r *roots) check(cmd string) error {
+	if len(r.projects)+len(r.dirs) == 0 {
+		return fmt.Errorf("ratchet %s works only on projects you name: add --project DIR (repeatable) or --root DIR", cmd)
+	}
+	return nil
+}
+
+// orWorkingDir makes the working folder the root when none is named.
+func (r *roots) orWorkingDir() {
+	if len(r.projects)+len(r.dirs) == 0 {
+		wd, _ := os.Getwd()
+		r.dirs = []string{wd}
+	}
+}
+
+func (r *roots) apply(c *door.Config) { c.Roots = append(append([]string{}, r.projects...), r.dirs...) }
+
+func (r *roots) defaultProject() string {
+	if len(r.projects) == 0 {
+		return ""
+	}
+	return r.projects[0]
+}
+
+func appendTo(list *[]string) func(string) error {
+	return func(v string) error {
+		*list = append(*list, v)
+		return nil
+	}
+}
+
+// loopbackOnly refuses a listen address other hosts can reach unless the
+// operator said so.
+func loopbackOnly(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %v; give HOST:PORT, e.g. 127.0.0.1:8765", addr, err)
+	}
+	ip := net.ParseIP(host)
+	if host == "localhost" || ip != nil && ip.IsLoopback() || allowRemote {
+		return nil
+	}
+	return fmt.Errorf("--addr %s is not a loopback address: whoever reaches it can run the agent on this machine; keep 127.0.0.1, or add --allow-remote", addr)
+}
+
+// boundHosts are the Host headers that name the bound address itself:
+// its IP and port, and localhost on loopback.
+func boundHosts(a net.Addr) []string {
+	hosts := []string{a.String()}
+	if tcp, ok := a.(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		port := strconv.Itoa(tcp.Port)
+		hosts = append(hosts, "localhost:"+port, net.JoinHostPort("127.0.0.1", port), net.JoinHostPort("::1", port))
+	}
+	return hosts
+}
