@@ -119,29 +119,42 @@ func TestRequestGolden(t *testing.T) {
 	}
 }
 
-// TestReplyGolden decodes the documented replies of both formats and compares
-// the result with testdata/<api>/<reply>.want.json.
+// TestReplyGolden decodes the documented replies and error bodies of both
+// formats and compares the result with testdata/<api>/<reply>.want.json.
 func TestReplyGolden(t *testing.T) {
-	tests := []struct{ api, reply string }{
-		{"openai", "openai/reply_text.json"},
-		{"openai", "openai/reply_tool_calls.json"},
-		{"openai", "openai/reply_object_arguments.json"},
-		{"anthropic", "anthropic/reply_text.json"},
-		{"anthropic", "anthropic/reply_tool_use.json"},
+	tests := []struct {
+		api, reply string
+		status     int
+	}{
+		{"openai", "openai/reply_text.json", 200},
+		{"openai", "openai/reply_tool_calls.json", 200},
+		{"openai", "openai/reply_object_arguments.json", 200},
+		{"openai", "openai/error_429.json", 429},
+		{"anthropic", "anthropic/reply_text.json", 200},
+		{"anthropic", "anthropic/reply_tool_use.json", 200},
+		{"anthropic", "anthropic/error_529.json", 529},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
 			raw := readTestdata(t, tt.reply)
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tt.status)
 				w.Write(raw)
 			}))
 			defer srv.Close()
+			// A failed request is compared as the *core.ModelError it returns.
+			var result any
 			reply, err := model.New(model.Config{API: tt.api, URL: srv.URL, Name: "m"}).Chat(context.Background(), conversation[:2], nil)
-			if err != nil {
+			switch merr, ok := err.(*core.ModelError); {
+			case err == nil:
+				result = reply
+			case ok && tt.status != 200:
+				result = merr
+			default:
 				t.Fatal(err)
 			}
-			got, err := json.MarshalIndent(reply, "", "  ")
+			got, err := json.MarshalIndent(result, "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
