@@ -79,6 +79,8 @@ func TestMerge(t *testing.T) {
 		{"keeps comments and trailing commas", zed,
 			"// Folder-specific settings\n{\n  /* tabs */ \"tab_size\": 4, // four\n  \"context_servers\": {},\n}\n",
 			"// Folder-specific settings\n{\n  /* tabs */ \"tab_size\": 4, // four\n  \"context_servers\": {\n    \"ratchet\": {\n      \"source\": \"custom\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"env\": {}\n    }\n  },\n}\n", ""},
+		{"byte order mark", vscode, "\uFEFF{}",
+			"\uFEFF{\n  \"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\"\n      ]\n    }\n  }\n}", ""},
 		{"root is not an object", vscode, "[1, 2]", "", "not a JSON object"},
 		{"servers is not an object", vscode, "{\"servers\": [1]}", "", `"servers" is not an object`},
 		{"missing comma", vscode, "{\n  \"a\": 1\n  \"b\": 2\n}", "", "line 3: expected ','"},

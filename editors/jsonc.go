@@ -43,6 +43,9 @@ type parser struct {
 // and trailing commas. Errors name the line.
 func parseJSONC(src []byte) (node, error) {
 	p := &parser{src: src}
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		p.pos = len("\uFEFF") // a byte order mark, which some Windows editors write
+	}
 	v, err := p.value()
 	if err != nil {
 		return node{}, err
