@@ -41,27 +41,28 @@ type Config struct {
 
 // Report is a plan. JSON names are snake_case.
 type Report struct {
-	Source       string     `json:"source"` // "ledger" or "assumed"
-	HeadGen      *int       `json:"head_gen,omitempty"`
-	HarnessHash  string     `json:"harness_hash,omitempty"`
-	Model        string     `json:"model,omitempty"`
-	Repeats      int        `json:"repeats"`
-	Alpha        float64    `json:"alpha"`
-	TrainTasks   int        `json:"train_tasks"`
-	HoldoutTasks int        `json:"holdout_tasks"`
-	TrainMean    *float64   `json:"train_mean,omitempty"`   // observed, as the gate computes it
-	HoldoutMean  *float64   `json:"holdout_mean,omitempty"` // observed
-	PlannedMean  float64    `json:"planned_holdout_mean"`   // mean of the planned pass rates
-	FlakyTasks   int        `json:"flaky_tasks"`            // tasks whose repeats disagree
-	GainModel    string     `json:"gain_model"`
-	TargetPower  float64    `json:"target_power"`
-	Trials       int        `json:"trials"`
-	Seed         uint64     `json:"seed"`
-	MinChanged   int        `json:"min_changed"` // fewest changed holdout tasks that can pass the sign test; 0: none can
-	MDE          *float64   `json:"mde"`         // smallest gain detected with the target power; null: none
-	Gains        []GainPlan `json:"gains"`
-	AA           *AA        `json:"aa,omitempty"`
-	Notes        []string   `json:"notes"`
+	Source        string     `json:"source"` // "ledger" or "assumed"
+	HeadGen       *int       `json:"head_gen,omitempty"`
+	HarnessHash   string     `json:"harness_hash,omitempty"`
+	Model         string     `json:"model,omitempty"`
+	Repeats       int        `json:"repeats"`
+	Alpha         float64    `json:"alpha"`
+	TrainTasks    int        `json:"train_tasks"`
+	HoldoutTasks  int        `json:"holdout_tasks"`
+	TrainMean     *float64   `json:"train_mean,omitempty"`   // observed, as the gate computes it
+	HoldoutMean   *float64   `json:"holdout_mean,omitempty"` // observed
+	PlannedMean   float64    `json:"planned_holdout_mean"`   // mean of the planned pass rates
+	FlakyTasks    int        `json:"flaky_tasks"`            // tasks whose repeats disagree
+	Deterministic bool       `json:"deterministic"`          // K > 1 and no task's repeats disagree: planned as K = 1
+	GainModel     string     `json:"gain_model"`
+	TargetPower   float64    `json:"target_power"`
+	Trials        int        `json:"trials"`
+	Seed          uint64     `json:"seed"`
+	MinChanged    int        `json:"min_changed"` // fewest changed holdout tasks that can pass the sign test; 0: none can
+	MDE           *float64   `json:"mde"`         // smallest gain detected with the target power; null: none
+	Gains         []GainPlan `json:"gains"`
+	AA            *AA        `json:"aa,omitempty"`
+	Notes         []string   `json:"notes"`
 }
 
 // GainPlan is what the gate does with one gain. Null means out of reach
@@ -174,20 +175,35 @@ func (c Config) check() error {
 }
 
 // fromLedger fills the report's description of the head and su's pass rates.
+// When K > 1 and no task's repeats disagree, the server looks deterministic:
+// its repeats are one draw counted K times, so the plan reads one repeat per
+// task and simulates K = 1 (the conservative reading; --repeats overrides).
 func (r *Report) fromLedger(o *Observed, su *Suite) {
 	r.Source, r.HeadGen, r.HarnessHash, r.Model = "ledger", &o.Gen, o.Hash, o.Model
 	su.K, su.Alpha = o.K, o.Alpha
+	all := append(slices.Clone(o.Train), o.Holdout...)
+	for _, t := range all {
+		if len(t.Scores) > 1 && slices.Min(t.Scores) != slices.Max(t.Scores) {
+			r.FlakyTasks++
+		}
+	}
+	r.Deterministic = o.K > 1 && r.FlakyTasks == 0
+	if r.Deterministic {
+		su.K = 1
+		r.Notes = append(r.Notes, fmt.Sprintf("no task's %d repeats disagree: the server looks deterministic, so its repeats are one draw counted %d times; planned as K = 1 (more repeats buy nothing there; the repeats column assumes a server that samples)", o.K, o.K))
+	}
 	means := func(ts []TaskScores, rates *[]float64) *float64 {
+		if len(ts) == 0 {
+			return nil
+		}
 		var ms []float64
 		for _, t := range ts {
 			ms = append(ms, mean(t.Scores))
-			*rates = append(*rates, passRate(t.Scores))
-			if len(t.Scores) > 1 && slices.Min(t.Scores) != slices.Max(t.Scores) {
-				r.FlakyTasks++
+			if r.Deterministic {
+				*rates = append(*rates, passRate(t.Scores[:1]))
+			} else {
+				*rates = append(*rates, passRate(t.Scores))
 			}
-		}
-		if len(ms) == 0 {
-			return nil
 		}
 		m := mean(ms)
 		return &m
@@ -195,9 +211,6 @@ func (r *Report) fromLedger(o *Observed, su *Suite) {
 	r.TrainMean = means(o.Train, &su.Train)
 	r.HoldoutMean = means(o.Holdout, &su.Holdout)
 	r.Notes = append(r.Notes, "pass rates estimated per task as (sum of repeat scores + 1/2) / (repeats + 1) (Jeffreys): a task that passed its only run plans at 0.75, never as sure; --p plans with a rate of your own")
-	if o.K > 1 && r.FlakyTasks == 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("no task's %d repeats disagree: the server looks deterministic, and then repeats are one draw counted K times; figures for K > 1 assume independent draws", o.K))
-	}
 }
 
 func assumed(p float64, n int) []float64 {
@@ -226,7 +239,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.HeadGen != nil {
 		fmt.Fprintf(&b, "head: generation %d, harness %.12s, model %s\n", *r.HeadGen, r.HarnessHash, r.Model)
 	}
-	fmt.Fprintf(&b, "suite: %d train, %d holdout tasks; K = %d repeat(s) per task; alpha = %g\n", r.TrainTasks, r.HoldoutTasks, r.Repeats, r.Alpha)
+	fmt.Fprintf(&b, "suite: %d train, %d holdout tasks; planned at K = %d repeat(s) per task; alpha = %g\n", r.TrainTasks, r.HoldoutTasks, r.Repeats, r.Alpha)
 	if r.HoldoutMean != nil && r.TrainMean != nil {
 		fmt.Fprintf(&b, "observed: train mean %.3f, holdout mean %.3f, %d flaky task(s)\n", *r.TrainMean, *r.HoldoutMean, r.FlakyTasks)
 	} else if r.HoldoutMean != nil {
