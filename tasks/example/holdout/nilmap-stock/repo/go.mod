@@ -1,0 +1,3 @@
+module example.com/grocer
+
+go 1.26

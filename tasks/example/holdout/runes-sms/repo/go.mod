@@ -1,0 +1,3 @@
+module example.com/notifier
+
+go 1.26

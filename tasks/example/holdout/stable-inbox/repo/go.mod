@@ -1,0 +1,3 @@
+module example.com/mailer
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/logistics
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/forum
+
+go 1.26

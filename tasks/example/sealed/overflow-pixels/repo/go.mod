@@ -1,0 +1,3 @@
+module example.com/imaging
+
+go 1.26

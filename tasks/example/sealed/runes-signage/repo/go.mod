@@ -1,0 +1,3 @@
+module example.com/storefront
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/municipal
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/garage
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/analytics
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/election
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/utility
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/netstat
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/jukebox
+
+go 1.26

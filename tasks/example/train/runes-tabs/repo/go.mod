@@ -1,0 +1,3 @@
+module example.com/browser
+
+go 1.26
