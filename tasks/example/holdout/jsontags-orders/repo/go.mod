@@ -1,0 +1,3 @@
+module example.com/webshop
+
+go 1.26

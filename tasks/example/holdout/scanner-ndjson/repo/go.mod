@@ -1,0 +1,3 @@
+module example.com/exporter
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/captions
+
+go 1.26

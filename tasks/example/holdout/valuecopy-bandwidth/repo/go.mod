@@ -1,0 +1,3 @@
+module example.com/isp
+
+go 1.26

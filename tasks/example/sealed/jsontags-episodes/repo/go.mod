@@ -1,0 +1,3 @@
+module example.com/podcast
+
+go 1.26

@@ -1,0 +1,25 @@
+package watcher
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestStopTwice(t *testing.T) {
+	w := New()
+	w.Stop()
+	w.Stop()
+	<-w.Done()
+}
+
+func TestStopConcurrently(t *testing.T) {
+	for range 12 {
+		w := New()
+		var wg sync.WaitGroup
+		for range 10 {
+			wg.Go(w.Stop)
+		}
+		wg.Wait()
+		<-w.Done()
+	}
+}

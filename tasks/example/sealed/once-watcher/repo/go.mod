@@ -1,0 +1,3 @@
+module example.com/devtools
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/rota
+
+go 1.26

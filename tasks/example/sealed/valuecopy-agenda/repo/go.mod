@@ -1,0 +1,3 @@
+module example.com/meetings
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/cookbook
+
+go 1.26

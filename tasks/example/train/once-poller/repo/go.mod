@@ -1,0 +1,3 @@
+module example.com/feeds
+
+go 1.26

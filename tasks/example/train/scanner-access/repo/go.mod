@@ -1,0 +1,3 @@
+module example.com/webstats
+
+go 1.26

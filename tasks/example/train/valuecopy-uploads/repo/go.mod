@@ -1,0 +1,3 @@
+module example.com/mediahub
+
+go 1.26
