@@ -1,0 +1,3 @@
+module example.com/carpool
+
+go 1.26

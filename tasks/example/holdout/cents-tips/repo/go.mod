@@ -1,0 +1,3 @@
+module example.com/restaurant
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/orchestra
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/household
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/meteo
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/photos
+
+go 1.26

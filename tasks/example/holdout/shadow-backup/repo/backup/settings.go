@@ -1,0 +1,54 @@
+// Package backup reads backup settings: one "key = value" per line; blank
+// lines and lines starting with # are skipped.
+package backup
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Settings are the backup settings.
+type Settings struct {
+	Retain   int
+	Interval int
+	Name     string
+}
+
+// Parse reads settings from text. Numbers that are not set keep their
+// defaults (7 and 24). An unknown key, or a number that does not
+// parse, is an error.
+func Parse(text string) (Settings, error) {
+	s := Settings{Retain: 7, Interval: 24}
+	var err error
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			return s, fmt.Errorf("line %d: want key = value", i+1)
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		switch key {
+		case "retain":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				break
+			}
+			s.Retain = n
+		case "interval":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				break
+			}
+			s.Interval = n
+		case "name":
+			s.Name = val
+		default:
+			return s, fmt.Errorf("line %d: unknown key %q", i+1, key)
+		}
+	}
+	return s, err
+}

@@ -1,0 +1,3 @@
+module example.com/archiver
+
+go 1.26

@@ -1,0 +1,54 @@
+// Package crawler reads crawler settings: one "key = value" per line; blank
+// lines and lines starting with # are skipped.
+package crawler
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Settings are the crawler settings.
+type Settings struct {
+	Depth int
+	Delay int
+	Name  string
+}
+
+// Parse reads settings from text. Numbers that are not set keep their
+// defaults (3 and 500). An unknown key, or a number that does not
+// parse, is an error.
+func Parse(text string) (Settings, error) {
+	s := Settings{Depth: 3, Delay: 500}
+	var err error
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			return s, fmt.Errorf("line %d: want key = value", i+1)
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		switch key {
+		case "depth":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				break
+			}
+			s.Depth = n
+		case "delay":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				break
+			}
+			s.Delay = n
+		case "name":
+			s.Name = val
+		default:
+			return s, fmt.Errorf("line %d: unknown key %q", i+1, key)
+		}
+	}
+	return s, err
+}

@@ -1,0 +1,3 @@
+module example.com/spider
+
+go 1.26

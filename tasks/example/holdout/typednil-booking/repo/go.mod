@@ -1,0 +1,3 @@
+module example.com/hotel
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/observability
+
+go 1.26

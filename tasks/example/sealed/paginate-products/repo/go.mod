@@ -1,0 +1,3 @@
+module example.com/eshop
+
+go 1.26

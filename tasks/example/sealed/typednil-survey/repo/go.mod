@@ -1,0 +1,3 @@
+module example.com/feedback
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/retail
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/statistics
+
+go 1.26

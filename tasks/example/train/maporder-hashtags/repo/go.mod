@@ -1,0 +1,3 @@
+module example.com/socialfeed
+
+go 1.26

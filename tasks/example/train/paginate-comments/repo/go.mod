@@ -1,0 +1,3 @@
+module example.com/discussion
+
+go 1.26

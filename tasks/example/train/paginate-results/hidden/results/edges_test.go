@@ -1,0 +1,29 @@
+package results
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSliceEdges(t *testing.T) {
+	items := []string{"r1", "r2", "r3", "r4", "r5", "r6", "r7"}
+	if got := Slice(items, 3, 3); !slices.Equal(got, items[6:]) {
+		t.Errorf("last page = %v, want %v", got, items[6:])
+	}
+	if got := Slice(items, 1, 10); !slices.Equal(got, items) {
+		t.Errorf("one big page = %v", got)
+	}
+	for _, p := range []int{0, -1, 4, 9} {
+		if got := Slice(items, p, 3); len(got) != 0 {
+			t.Errorf("Slice(%d) = %v, want nothing", p, got)
+		}
+	}
+}
+
+func TestNumPagesPartial(t *testing.T) {
+	for _, c := range [][3]int{{7, 3, 3}, {0, 3, 0}, {1, 10, 1}, {10, 10, 1}, {11, 10, 2}} {
+		if got := NumPages(c[0], c[1]); got != c[2] {
+			t.Errorf("NumPages(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+		}
+	}
+}

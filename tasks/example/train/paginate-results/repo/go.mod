@@ -1,0 +1,3 @@
+module example.com/searchui
+
+go 1.26

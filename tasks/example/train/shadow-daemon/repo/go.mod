@@ -1,0 +1,3 @@
+module example.com/appserver
+
+go 1.26

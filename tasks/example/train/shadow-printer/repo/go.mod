@@ -1,0 +1,3 @@
+module example.com/office
+
+go 1.26

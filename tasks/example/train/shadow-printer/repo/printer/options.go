@@ -1,0 +1,54 @@
+// Package printer reads print job settings: one "key = value" per line; blank
+// lines and lines starting with # are skipped.
+package printer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Settings are the print job settings.
+type Settings struct {
+	Copies int
+	DPI    int
+	Name   string
+}
+
+// Parse reads settings from text. Numbers that are not set keep their
+// defaults (1 and 300). An unknown key, or a number that does not
+// parse, is an error.
+func Parse(text string) (Settings, error) {
+	s := Settings{Copies: 1, DPI: 300}
+	var err error
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			return s, fmt.Errorf("line %d: want key = value", i+1)
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		switch key {
+		case "copies":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				break
+			}
+			s.Copies = n
+		case "dpi":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				break
+			}
+			s.DPI = n
+		case "name":
+			s.Name = val
+		default:
+			return s, fmt.Errorf("line %d: unknown key %q", i+1, key)
+		}
+	}
+	return s, err
+}

@@ -1,0 +1,3 @@
+module example.com/postage
+
+go 1.26
