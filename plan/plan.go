@@ -2,7 +2,8 @@
 // smallest holdout gain it accepts with a given power, the holdout size or
 // repeats a smaller gain needs, and how often it accepts a change that does
 // nothing (the A/A game). It reads the ledger read-only (internal/ledgerdb)
-// and simulates the gate; the anchor keeps the test itself.
+// and simulates the gate with the anchor's own SignTest; it writes nothing.
+// It imports the anchor and internal/ledgerdb, nothing else of ours.
 package plan
 
 import (
@@ -114,8 +115,10 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		su.Holdout = assumed(c.P, cmp.Or(c.Holdout, len(su.Holdout)))
 		r.Source = "assumed"
 		r.Notes = append(r.Notes, fmt.Sprintf("every task planned at pass rate %.2f (--p)", c.P))
-	} else if c.Train > 0 || c.Holdout > 0 {
+	} else {
 		su = resized(su, c.Train, c.Holdout)
+		r.Notes = append(r.Notes, "pass rates estimated per task as (sum of repeat scores + 1/2) / (repeats + 1) (Jeffreys): "+
+			"a task that passed its only run plans at 0.75, never as sure; --p plans with a rate of your own")
 	}
 	r.Repeats, r.Alpha = su.K, su.Alpha
 	r.TrainTasks, r.HoldoutTasks = len(su.Train), len(su.Holdout)
@@ -210,7 +213,6 @@ func (r *Report) fromLedger(o *Observed, su *Suite) {
 	}
 	r.TrainMean = means(o.Train, &su.Train)
 	r.HoldoutMean = means(o.Holdout, &su.Holdout)
-	r.Notes = append(r.Notes, "pass rates estimated per task as (sum of repeat scores + 1/2) / (repeats + 1) (Jeffreys): a task that passed its only run plans at 0.75, never as sure; --p plans with a rate of your own")
 }
 
 func assumed(p float64, n int) []float64 {
