@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -12,6 +13,11 @@ import (
 )
 
 func planCommand(ctx context.Context, args []string) error {
+	return planTo(ctx, args, os.Stdout)
+}
+
+// planTo is ratchet plan printing to w.
+func planTo(ctx context.Context, args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	var c plan.Config
 	fs.StringVar(&c.Home, "home", firstEnv("ANCHOR_HOME", ".anchor"), "the anchor's home, holding ledger.db (ANCHOR_HOME)")
@@ -46,9 +52,9 @@ func planCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
-	return r.WriteText(os.Stdout)
+	return r.WriteText(w)
 }
