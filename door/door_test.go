@@ -241,16 +241,17 @@ func TestHostEnvDropsCredentials(t *testing.T) {
 func TestBudgetIsFiniteAndSaysWhenSpent(t *testing.T) {
 	d, srv := doortest.Open(t, func(r fakemodel.Request) fakemodel.Step {
 		return fakemodel.Step{Text: "reading", Calls: []fakemodel.Call{{ID: "c" + strconv.Itoa(len(r.Messages())), Name: "list_dir", Args: `{"path":"."}`}}, In: 300, Out: 100}
-	}, false, func(c *Config) { c.Budget = 1000; c.Test = "true" })
+	}, false, func(c *Config) { c.Budget = 3000; c.Test = "true" })
 	var progress bytes.Buffer
 	rec, err := d.Ask(context.Background(), Request{Project: doortest.Project(t), Text: "look around"}, &progress)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Outcome != "budget_spent" || !strings.Contains(progress.String(), "budget spent: the agent used 1200 of the request's 1000 model tokens") {
+	if rec.Outcome != "budget_spent" || !strings.Contains(progress.String(), "of the request's 3000 model tokens and was stopped") {
 		t.Errorf("outcome %q, progress:\n%s", rec.Outcome, progress.String())
 	}
-	if n := len(srv.Requests()); n != 3 {
-		t.Errorf("%d model requests reached the model, want 3 (the fourth is refused by the proxy)", n)
+	// The script never stops asking; only the budget ends it.
+	if n := len(srv.Requests()); n < 1 || n*400 > 3000 {
+		t.Errorf("%d model requests reached the model at 400 tokens each; the budget is 3000", n)
 	}
 }

@@ -110,8 +110,10 @@ func (d *Door) run(ctx context.Context, bin string, rec *Record, prompt string, 
 	stop()
 	rec.TracePath, _ = filepath.Abs(filepath.Join(d.cfg.Home, "traces", rec.ID+".jsonl"))
 	os.Rename(trace, rec.TracePath)
-	fromTrace(rec)
-	if in, out := proxy.Used(); in+out >= d.cfg.Budget && rec.Outcome != "completed" {
+	refused := fromTrace(rec)
+	// The proxy refuses a request once what is left cannot cover it, so a
+	// spent budget shows as its refusal, or as usage reaching the budget.
+	if in, out := proxy.Used(); rec.Outcome != "completed" && (in+out >= d.cfg.Budget || refused) {
 		rec.Outcome = "budget_spent"
 		fmt.Fprintf(progress, "budget spent: the agent used %d of the request's %d model tokens and was stopped; the operator can raise it with --budget\n",
 			in+out, d.cfg.Budget)
@@ -126,9 +128,13 @@ func (d *Door) run(ctx context.Context, bin string, rec *Record, prompt string, 
 // credential and the operator's model stay on the host side of the socket.
 func (d *Door) startProxy(sock string) (*anchor.Proxy, error) {
 	env := d.cfg.Env
-	api := cmp(getenv(env, "MODEL_API"), "openai")
-	upstream := cmp(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434")
-	return anchor.StartProxy(sock, api, upstream, getenv(env, "MODEL_NAME"), d.key(), d.cfg.Budget)
+	return anchor.StartProxy(sock, anchor.ProxyConfig{
+		API:      cmp(getenv(env, "MODEL_API"), "openai"),
+		Upstream: cmp(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434"),
+		Model:    getenv(env, "MODEL_NAME"),
+		Key:      d.key(),
+		Budget:   d.cfg.Budget,
+	})
 }
 
 // modelEnv is the environment of the harness: the operator's, with the
@@ -214,16 +220,17 @@ func clip(s string, n int) string {
 	return s
 }
 
-// fromTrace fills the record's calls, answer and outcome from its trace.
-func fromTrace(rec *Record) {
+// fromTrace fills the record's calls, answer and outcome from its trace. It
+// reports whether the proxy refused a model request for the budget.
+func fromTrace(rec *Record) (budgetRefused bool) {
 	b, _ := os.ReadFile(rec.TracePath)
 	byID := map[string]int{}
 	for _, line := range strings.Split(string(b), "\n") {
 		var ev struct {
-			Type, ID, Name, Args, Result, Text, Reason string
-			Steps                                      int
-			Truncated, Rejected                        bool
-			Usage                                      struct{ Input, Output int }
+			Type, ID, Name, Args, Result, Text, Reason, Message string
+			Steps                                               int
+			Truncated, Rejected                                 bool
+			Usage                                               struct{ Input, Output int }
 		}
 		if json.Unmarshal([]byte(line), &ev) != nil {
 			continue
@@ -242,9 +249,12 @@ func fromTrace(rec *Record) {
 			}
 		case "done":
 			rec.Outcome, rec.Steps, rec.Tokens = ev.Reason, ev.Steps, ev.Usage.Input+ev.Usage.Output
+		case "error":
+			budgetRefused = budgetRefused || strings.Contains(ev.Message, "budget_exhausted")
 		}
 	}
 	if rec.Outcome == "" {
 		rec.Outcome = "no result"
 	}
+	return budgetRefused
 }

@@ -7,17 +7,16 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"ratchet/anchor"
 )
 
 // sandboxed runs the harness under bubblewrap on a copy of the project and
-// writes the agent's changes back (see writeBack). The build cache is a
-// fresh copy of a trusted one, private to this run.
+// writes the agent's changes back (see writeBack). Every sandbox sees the
+// anchor's trusted warm build cache through a private layer of its own, so
+// no request can poison another's builds.
 func (d *Door) sandboxed(ctx context.Context, bin, work string, rec *Record, progress io.Writer) error {
 	box := filepath.Join(work, "box")
 	before, err := anchor.ReadTree(rec.Project, false)
@@ -27,7 +26,7 @@ func (d *Door) sandboxed(ctx context.Context, bin, work string, rec *Record, pro
 	if err := anchor.WriteTree(filepath.Join(box, "task"), before); err != nil {
 		return err
 	}
-	cache, err := d.freshCache(filepath.Join(work, "cache"))
+	cache, err := anchor.WarmCache()
 	if err != nil {
 		return err
 	}
@@ -56,8 +55,8 @@ func (d *Door) sandboxed(ctx context.Context, bin, work string, rec *Record, pro
 }
 
 // boxTests runs the test command in a sandbox of its own on a copy of the
-// project, with a private build cache: what the agent wrote runs there,
-// never on the host.
+// project, over a private layer of the warm build cache: what the agent
+// wrote runs there, never on the host.
 func (d *Door) boxTests(ctx context.Context, project, command string) string {
 	work, err := os.MkdirTemp(filepath.Join(d.cfg.Home, "tmp"), "tests-")
 	if err != nil {
@@ -68,7 +67,7 @@ func (d *Door) boxTests(ctx context.Context, project, command string) string {
 	if err == nil {
 		err = anchor.WriteTree(filepath.Join(work, "box", "task"), files)
 	}
-	cache, cerr := d.freshCache(filepath.Join(work, "cache"))
+	cache, cerr := anchor.WarmCache()
 	if err = errors.Join(err, cerr); err != nil {
 		return "fail (" + err.Error() + ")"
 	}
@@ -83,83 +82,6 @@ func (d *Door) boxTests(ctx context.Context, project, command string) string {
 		return fmt.Sprintf("fail (exit status %d)", code)
 	}
 	return "pass"
-}
-
-// warmSource is compiled on the host into the trusted build cache that
-// every sandbox gets a private copy of, so that no test run rebuilds the
-// standard library and no run can poison another's cache.
-const warmSource = `package warm
-
-import (
-	_ "bufio"
-	_ "bytes"
-	_ "encoding/json"
-	_ "errors"
-	_ "fmt"
-	_ "io"
-	_ "os"
-	_ "path/filepath"
-	_ "regexp"
-	_ "sort"
-	_ "strconv"
-	_ "strings"
-	_ "sync"
-	"testing"
-	_ "time"
-)
-
-func TestWarm(t *testing.T) {}
-`
-
-var warmMu sync.Mutex
-
-// warmCache returns the trusted build cache in RATCHET_HOME/cache/warm,
-// building it on first use from warmSource alone.
-func (d *Door) warmCache() (string, error) {
-	warmMu.Lock()
-	defer warmMu.Unlock()
-	warm, _ := filepath.Abs(filepath.Join(d.cfg.Home, "cache", "warm"))
-	if _, err := os.Stat(filepath.Join(warm, "ready")); err == nil {
-		return warm, nil
-	}
-	src, err := os.MkdirTemp(filepath.Join(d.cfg.Home, "tmp"), "warm-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(src)
-	if err := anchor.WriteTree(filepath.Join(src, "mod"), map[string][]byte{"go.mod": []byte("module warm\n"), "warm_test.go": []byte(warmSource)}); err != nil {
-		return "", err
-	}
-	cmd := exec.Command("go", "test", "-count=1", ".")
-	cmd.Dir = filepath.Join(src, "mod")
-	// The settings the sandbox uses (anchor.Box), so that its builds hit.
-	cmd.Env = append(HostEnv(d.cfg.Env, d.key()), "GOCACHE="+filepath.Join(src, "cache"), "CGO_ENABLED=0", "GOPROXY=off",
-		"GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOWORK=off", "GOTELEMETRY=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("warm the sandbox's build cache: %v: %s", err, strings.TrimSpace(string(out)))
-	}
-	if err := os.WriteFile(filepath.Join(src, "cache", "ready"), nil, 0o644); err != nil {
-		return "", err
-	}
-	os.MkdirAll(filepath.Dir(warm), 0o755)
-	os.RemoveAll(warm) // a half-made one from an earlier crash (no ready file)
-	if err := os.Rename(filepath.Join(src, "cache"), warm); err != nil {
-		return "", fmt.Errorf("keep the warm build cache: %w", err)
-	}
-	return warm, nil
-}
-
-// freshCache makes dst a private copy of the warm build cache.
-func (d *Door) freshCache(dst string) (string, error) {
-	warm, err := d.warmCache()
-	if err != nil {
-		return "", err
-	}
-	files, err := anchor.ReadTree(warm, false)
-	if err != nil {
-		return "", fmt.Errorf("copy the warm build cache: %w", err)
-	}
-	return dst, anchor.WriteTree(dst, files)
 }
 
 // writeBack applies the agent's changes to the project through os.Root and
