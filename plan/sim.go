@@ -18,6 +18,9 @@ type Suite struct {
 // uses the PCG stream (seed, t) and draws in the same order whatever the
 // candidate's probabilities, so two gains are compared on the same uniforms
 // (common random numbers): a larger gain never turns an accept into a reject.
+// The incumbent is drawn afresh in every trial, so a figure averages over what
+// the head's own runs could have been; a real head's runs are cached, fixed
+// for all its candidates, and a head accepted on luck scores above its rates.
 type simulator struct {
 	seed   uint64
 	trials int
@@ -68,7 +71,8 @@ func (s *simulator) play(su Suite, delta float64, trials int) tally {
 		}
 		holdDiff, fixed, broken := 0, 0, 0
 		for i, p := range su.Holdout {
-			d := draw(hold[i]) - draw(p) // the same K on both sides: sums compare as means
+			inc := draw(p)
+			d := draw(hold[i]) - inc // the same K on both sides: sums compare as means
 			holdDiff += d
 			if d > 0 {
 				fixed++
