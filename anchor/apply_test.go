@@ -136,6 +136,10 @@ func suiteEnv(t *testing.T) (*testEnv, string) {
 	addTask(t, e.suite, "holdout", "h-a")
 	addTask(t, e.suite, "sealed", "s-a")
 	dir := copyHarness(t)
+	// One holdout task can never beat noise at 0.05 (one fix has p = 0.5):
+	// these tests are about seed 004's rule, so their gate is wide open.
+	// TestGate* below use enough tasks for the real alpha.
+	e.a.Alpha = 0.5
 	if err := e.a.Init(ctx(), dir); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +197,7 @@ func TestApplyRule(t *testing.T) {
 	unchanged("leak")
 
 	g = apply("system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be brief.\n"}))
-	if g.Decision != "reject" || !strings.Contains(g.Reason, "train did not improve: 0.500 -> 0.500") || g.HoldoutPost != nil {
+	if g.Decision != "reject" || !strings.Contains(g.Reason, "train 0.500 -> 0.500: 0 fixed, 0 broken (did not improve; a tie rejects)") || g.HoldoutPost != nil {
 		t.Errorf("tie on train: %+v", g)
 	}
 	unchanged("tie")
@@ -220,7 +224,7 @@ func TestApplyRule(t *testing.T) {
 	prompt = readHarness(t, dir, "system_prompt.md")
 
 	g = apply("system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be THOROUGH.\n"}))
-	if g.Decision != "reject" || *g.TrainPost != 1 || !strings.Contains(g.Reason, "holdout did not improve: 1.000 -> 1.000 (a tie rejects)") {
+	if g.Decision != "reject" || *g.TrainPost != 1 || !strings.Contains(g.Reason, "holdout 1.000 -> 1.000: 0 fixed, 0 broken (did not improve; a tie rejects)") {
 		t.Errorf("holdout tie: %+v", g)
 	}
 	unchanged("holdout tie")
@@ -229,11 +233,18 @@ func TestApplyRule(t *testing.T) {
 	abs := e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be brief.\n"}))
 	b, _ := os.ReadFile(abs)
 	os.WriteFile(abs, []byte(strings.Replace(string(b), `"c.diff"`, `"`+filepath.Join(filepath.Dir(abs), "c.diff")+`"`, 1)), 0o644)
-	if err := e.a.Apply(ctx(), abs); err != nil || !strings.Contains(e.last(t).Reason, "train did not improve") {
-		t.Errorf("a candidate with an absolute diff path: %v, %+v", err, e.last(t))
+	// An absolute diff path could copy any host file into diffs/: refused.
+	if err := e.a.Apply(ctx(), abs); err == nil || !strings.Contains(err.Error(), "inside the candidate's folder") {
+		t.Errorf("a candidate with an absolute diff path: %v", err)
 	}
-	n = len(must(e.a.gens("")))
-	for _, bad := range []string{filepath.Join(t.TempDir(), "missing.json"), writeTemp(t, "{not json"), writeTemp(t, `{"diff":"nope.diff","component":"system_prompt.md"}`), writeTemp(t, `{"component":"x"}`)} {
+	outside := e.candidate(t, "system_prompt.md", "x")
+	os.Symlink("/etc/passwd", filepath.Join(filepath.Dir(outside), "c.diff.link"))
+	b, _ = os.ReadFile(outside)
+	os.WriteFile(outside, []byte(strings.Replace(string(b), `"c.diff"`, `"c.diff.link"`, 1)), 0o644)
+	if err := e.a.Apply(ctx(), outside); err == nil {
+		t.Errorf("a diff that is a link out of the folder was read")
+	}
+	for _, bad := range []string{writeTemp(t, `{"diff":"c.diff"}`), filepath.Join(t.TempDir(), "missing.json"), writeTemp(t, "{not json"), writeTemp(t, `{"diff":"nope.diff","component":"system_prompt.md"}`), writeTemp(t, `{"component":"x"}`)} {
 		if err := e.a.Apply(ctx(), bad); err == nil || !strings.Contains(err.Error(), "nothing was recorded") {
 			t.Errorf("bad candidate %s: %v", bad, err)
 		}

@@ -44,11 +44,11 @@ func BenchmarkAnchorRunNoop(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if r, err := e.a.RunTask(ctx(), hash, task, true); err != nil || r.Score != 1 {
+	if r, err := e.a.RunTask(ctx(), hash, task, 0, true); err != nil || r.Score != 1 {
 		b.Fatalf("warm-up run: %+v %v", r, err)
 	}
 	for b.Loop() {
-		if _, err := e.a.RunTask(ctx(), hash, task, true); err != nil {
+		if _, err := e.a.RunTask(ctx(), hash, task, 0, true); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -73,7 +73,8 @@ func BenchmarkEvalCached1000(b *testing.B) {
 	defer func(old *os.File) { os.Stderr = old }(os.Stderr)
 	os.Stderr = devnull
 	for b.Loop() {
-		mean, runs, _, err := e.a.Evaluate(ctx(), hash, "train", false)
+		ev, err := e.a.Evaluate(ctx(), hash, "train", false)
+		mean, runs := ev.Mean, ev.Runs
 		if err != nil || mean != 1 || len(runs) != 1000 || !runs[999].Cached {
 			b.Fatalf("mean %v, %d runs, %v", mean, len(runs), err)
 		}
@@ -103,7 +104,7 @@ func BenchmarkModelCallViaProxy(b *testing.B) {
 	srv, _ := fakemodel.Start()
 	defer srv.Close()
 	sock := filepath.Join(b.TempDir(), "m.sock")
-	p, err := StartProxy(sock, "openai", srv.URL, "m", "sk-bench", 1<<62)
+	p, err := StartProxy(sock, ProxyConfig{API: "openai", Upstream: srv.URL, Model: "m", Key: "sk-bench", Budget: 1 << 62})
 	if err != nil {
 		b.Fatal(err)
 	}

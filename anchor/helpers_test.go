@@ -105,11 +105,8 @@ func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
 	t.Cleanup(srv.Close)
 	home := t.TempDir()
 	var out bytes.Buffer
-	a := &Anchor{Home: home, Tasks: filepath.Join(t.TempDir(), "suite"), Jobs: 2, Budget: 100000,
+	a := &Anchor{Home: home, Tasks: filepath.Join(t.TempDir(), "suite"), Jobs: 2, Budget: 100000, Repeats: 1, Alpha: 0.05,
 		API: "openai", URL: srv.URL, ModelName: "scripted", key: "sk-test-SECRET-123", Out: &out}
-	if err := copyTree(templateCache, a.path("cache")); err != nil {
-		t.Fatal(err)
-	}
 	if err := a.open(); err != nil {
 		t.Fatal(err)
 	}
@@ -119,23 +116,20 @@ func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
 
 func ctx() context.Context { return context.Background() }
 
-// templateCache is a warmed anchor cache shared by the tests, so that each
-// fresh home does not compile the standard library again.
-var templateCache string
-
+// TestMain warms the machine's build caches once (the warm cache of the
+// sandboxes and the host build of the baseline harness) before any test.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "anchor-test-cache-")
+	if _, err := WarmCache(); err != nil {
+		panic(err)
+	}
+	dir, err := os.MkdirTemp("", "anchor-test-")
 	if err != nil {
 		panic(err)
 	}
 	a := &Anchor{Home: dir}
-	os.MkdirAll(a.path("tmp"), 0o755)
-	if _, err := a.cacheCopy(a.path("tmp"), "probe"); err != nil {
-		panic(err)
-	}
-	// Warm the Go build cache with the baseline harness too.
-	_, file, _, _ := runtime.Caller(0)
 	os.MkdirAll(a.path("snapshots"), 0o755)
+	os.MkdirAll(a.path("tmp"), 0o755)
+	_, file, _, _ := runtime.Caller(0)
 	hash, err := a.Snapshot(filepath.Join(filepath.Dir(file), "..", "harness"))
 	if err == nil {
 		_, err = a.build(hash)
@@ -143,8 +137,6 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	os.RemoveAll(a.path("tmp"))
-	templateCache = a.path("cache")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

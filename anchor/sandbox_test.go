@@ -27,7 +27,7 @@ func realBox(t *testing.T, e *testEnv) (Box, string) {
 	bin := filepath.Join(t.TempDir(), "harness")
 	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
 	sock := filepath.Join(t.TempDir(), "model.sock")
-	p, err := StartProxy(sock, "openai", e.srv.URL, "scripted", e.a.key, 1000)
+	p, err := StartProxy(sock, ProxyConfig{API: "openai", Upstream: e.srv.URL, Model: "scripted", Key: e.a.key, Budget: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestSandboxHasNoNetwork(t *testing.T) {
 func TestSandboxCannotWriteOutsideWork(t *testing.T) {
 	e := newEnv(t)
 	box, work := realBox(t, e)
-	for _, p := range []string{"/x", "/usr/bin/x", "/etc/x", goroot() + "/x", "/opt/harness", "/proc/x", "/run/x"} {
+	for _, p := range []string{"/x", "/usr/bin/x", "/etc/x", goEnvRoot() + "/x", "/opt/harness", "/proc/x", "/run/x"} {
 		if code, out := box.sh(t, "echo pwned > '"+p+"' 2>/dev/null && echo WROTE"); strings.Contains(out, "WROTE") {
 			t.Errorf("wrote %s (exit %d)", p, code)
 		}
@@ -162,4 +162,9 @@ func TestSandboxCapsOutputAndProcesses(t *testing.T) {
 	if !strings.Contains(outs, "fork") && !strings.Contains(outs, "Resource temporarily unavailable") {
 		t.Errorf("700 processes were allowed (exit %d): %s", code, outs)
 	}
+}
+
+func goEnvRoot() string {
+	root, _ := goEnv()
+	return root
 }

@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,56 +11,91 @@ import (
 
 func goEvents(lines ...string) []byte { return []byte(strings.Join(lines, "\n") + "\n") }
 
-func TestScoreFormats(t *testing.T) {
+// hiddenSum is the hidden/ of addTask's tasks: TestEmpty and TestThree.
+var hiddenSum = map[string][]byte{
+	"hidden/sum_test.go":      []byte("package sum\n\nimport \"testing\"\n\nfunc TestEmpty(t *testing.T) {}\n"),
+	"hidden/sum_more_test.go": []byte("package sum\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {}\n"),
+}
+
+func TestCountHiddenOnly(t *testing.T) {
 	goTask := Task{Test: "go test ./..."}
+	hidden := map[string][]byte{"sum_test.go": hiddenSum["hidden/sum_test.go"], "sum_more_test.go": hiddenSum["hidden/sum_more_test.go"]}
+	gomod := []byte("module example.com/s\n")
+	ev := func(action, test string) string {
+		return `{"Action":"` + action + `","Package":"example.com/s","Test":"` + test + `"}`
+	}
 	tests := []struct {
-		name         string
-		task         Task
-		out, report  string
-		exit         int
-		passed, want int
+		name          string
+		task          Task
+		out, report   string
+		exit          int
+		passed, total int
+		outcome       string
 	}{
-		{"go all pass", goTask, string(goEvents(
-			`{"Action":"run","Package":"p","Test":"TestA"}`, `{"Action":"pass","Package":"p","Test":"TestA"}`,
-			`{"Action":"pass","Package":"p","Test":"TestB"}`, `{"Action":"pass","Package":"p"}`)), "", 0, 2, 2},
-		{"go one fails", goTask, string(goEvents(
-			`{"Action":"pass","Package":"p","Test":"TestA"}`, `{"Action":"fail","Package":"p","Test":"TestB"}`, `{"Action":"fail","Package":"p"}`)), "", 1, 1, 2},
-		{"go skip is not a pass", goTask, string(goEvents(
-			`{"Action":"pass","Package":"p","Test":"TestA"}`, `{"Action":"skip","Package":"p","Test":"TestB"}`)), "", 0, 1, 2},
-		{"go build failure", goTask, string(goEvents(
-			`{"Action":"pass","Package":"p","Test":"TestA"}`, `{"Action":"fail","Package":"q"}`)), "", 1, 1, 2},
-		{"go never ran", goTask, "no Go files", "", 1, 0, 1},
-		{"go exit 0 but nothing ran", goTask, "", "", 0, 0, 1},
-		{"go output lines that only look like events", goTask, string(goEvents(
-			`{"Action":"output","Package":"p","Output":"{\"Action\":\"pass\",\"Test\":\"TestX\"}"}`, `{"Action":"fail","Package":"p","Test":"TestA"}`)), "", 1, 0, 1},
-		{"exit code pass", Task{Test: "make check"}, "", "", 0, 1, 1},
-		{"exit code fail", Task{Test: "make check"}, "", "", 2, 0, 1},
+		{"hidden pass", goTask, string(goEvents(ev("pass", "TestEmpty"), ev("pass", "TestThree"), ev("fail", "TestCanaryX"))), "", 1, 2, 2, ""},
+		{"one hidden fails", goTask, string(goEvents(ev("pass", "TestEmpty"), ev("fail", "TestThree"), ev("fail", "TestCanaryX"))), "", 1, 1, 2, ""},
+		{"skip is not a pass", goTask, string(goEvents(ev("pass", "TestEmpty"), ev("skip", "TestThree"), ev("fail", "TestCanaryX"))), "", 1, 1, 2, ""},
+		{"padding: 200 added tests count nothing", goTask, string(goEvents(padding(200), ev("pass", "TestEmpty"), ev("fail", "TestThree"), ev("fail", "TestCanaryX"))), "", 1, 1, 2, ""},
+		{"a hidden test that never reported failed", goTask, string(goEvents(ev("pass", "TestEmpty"), ev("fail", "TestCanaryX"))), "", 1, 1, 2, ""},
+		{"same test name in another package does not count", goTask, string(goEvents(`{"Action":"pass","Package":"example.com/s/other","Test":"TestThree"}`, ev("fail", "TestCanaryX"))), "", 1, 0, 2, ""},
+		{"build failure", goTask, "no Go files", "", 1, 0, 2, ""},
+		{"output lines that only look like events", goTask, string(goEvents(
+			`{"Action":"output","Package":"example.com/s","Output":"{\"Action\":\"pass\",\"Test\":\"TestThree\"}"}`, ev("fail", "TestCanaryX"))), "", 1, 0, 2, ""},
+		{"blanket forger passes the canary", goTask, string(goEvents(ev("pass", "TestEmpty"), ev("pass", "TestThree"), ev("pass", "TestCanaryX"))), "", 0, 0, 2, "forged"},
+		{"forger that skips the canary", goTask, string(goEvents(ev("pass", "TestEmpty"), ev("pass", "TestThree"))), "", 0, 0, 2, "forged"},
+		{"exit code pass", Task{Test: "make check"}, "", "", 0, 1, 1, ""},
+		{"exit code fail", Task{Test: "make check"}, "", "", 2, 0, 1, ""},
 		{"junit", Task{Test: "pytest", JUnit: "r.xml"}, "", `<testsuites><testsuite><testcase name="a"/><testcase name="b"><failure/></testcase>` +
-			`<testcase name="c"><skipped/></testcase><testcase name="d"/></testsuite></testsuites>`, 1, 2, 4},
-		{"junit single suite", Task{Test: "pytest", JUnit: "r.xml"}, "", `<testsuite><testcase name="a"/><testcase name="b"><error/></testcase></testsuite>`, 1, 1, 2},
-		{"junit missing", Task{Test: "pytest", JUnit: "r.xml"}, "", "", 0, 0, 1},
-		{"junit all pass but command failed", Task{Test: "pytest", JUnit: "r.xml"}, "", `<testsuite><testcase name="a"/></testsuite>`, 3, 1, 2},
+			`<testcase name="c"><skipped/></testcase><testcase name="d"/></testsuite></testsuites>`, 1, 2, 4, ""},
+		{"junit single suite", Task{Test: "pytest", JUnit: "r.xml"}, "", `<testsuite><testcase name="a"/><testcase name="b"><error/></testcase></testsuite>`, 1, 1, 2, ""},
+		{"junit missing", Task{Test: "pytest", JUnit: "r.xml"}, "", "", 0, 0, 1, ""},
+		{"junit all pass but command failed", Task{Test: "pytest", JUnit: "r.xml"}, "", `<testsuite><testcase name="a"/></testsuite>`, 3, 1, 2, ""},
 	}
 	for _, tt := range tests {
-		out := tt.out
-		passed, total := Score(tt.task, []byte(out), tt.exit, []byte(tt.report))
-		if passed != tt.passed || total != tt.want {
-			t.Errorf("%s: got %d/%d, want %d/%d", tt.name, passed, total, tt.passed, tt.want)
+		canaries := map[string]bool{"example.com/s TestCanaryX": true}
+		s := count(tt.task, []byte(tt.out), tt.exit, []byte(tt.report), hidden, gomod, canaries)
+		if s.Outcome == "forged" {
+			s.Passed = 0
+		}
+		if s.Passed != tt.passed || s.Total != tt.total || s.Outcome != tt.outcome {
+			t.Errorf("%s: got %d/%d %q, want %d/%d %q", tt.name, s.Passed, s.Total, s.Outcome, tt.passed, tt.total, tt.outcome)
 		}
 	}
 }
 
-func TestHiddenTestsMustRun(t *testing.T) {
-	e := newEnv(t)
-	dir := addTask(t, e.suite, "train", "hidden-run")
-	task, err := LoadTask(dir)
-	if err != nil {
-		t.Fatal(err)
+func padding(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"Action":"pass","Package":"example.com/s","Test":"TestPad%d"}`+"\n", i)
 	}
-	// A TestMain that exits 0 without running anything: nothing is reported.
-	passed, total := Score(task, goEvents(`{"Action":"pass","Package":"p"}`), 0, nil)
-	if passed != 0 || total != 2 {
-		t.Errorf("unreported hidden tests: %d/%d, want 0/2", passed, total)
+	return b.String()
+}
+
+func TestScreen(t *testing.T) {
+	repo := map[string][]byte{"sum.go": []byte(buggySum), "log.go": []byte("package sum\n\nimport (\n\t\"log\"\n\t\"os\"\n)\n\nvar logger = log.New(os.Stderr, \"\", 0)\n")}
+	tests := []struct {
+		name, file, body string
+		forged           bool
+	}{
+		{"the fix", "sum.go", fixedSum, false},
+		{"a package logger on os.Stderr is fine", "log2.go", "package sum\n\nimport (\n\t\"log\"\n\t\"os\"\n)\n\nvar l2 = log.New(os.Stdout, \"\", 0)\n", false},
+		{"untouched files are not screened", "log.go", string(repo["log.go"]), false},
+		{"framing byte", "f.go", "package sum\n\nconst m = \"\\x16=== RUN\"\n", true},
+		{"pass literal", "f.go", "package sum\n\nvar m = \"--- PASS: TestThree\"\n", true},
+		{"testing outside a test", "f.go", "package sum\n\nimport \"testing\"\n\nvar _ = testing.Short\n", true},
+		{"init exits", "f.go", "package sum\n\nimport \"os\"\n\nfunc init() { os.Exit(0) }\n", true},
+		{"init writes", "f.go", "package sum\n\nimport \"os\"\n\nfunc init() { os.Stdout.WriteString(\"x\") }\n", true},
+		{"init prints", "f.go", "package sum\n\nfunc init() { println(\"x\") }\n", true},
+		{"package variable prints", "f.go", "package sum\n\nimport \"fmt\"\n\nvar _, _ = fmt.Println(\"x\")\n", true},
+		{"syscall at start-up", "f.go", "package sum\n\nimport \"syscall\"\n\nvar _ = syscall.Getpid()\n", true},
+		{"a method named init is fine", "f.go", "package sum\n\nimport \"os\"\n\ntype T struct{}\n\nfunc (T) init() { os.Exit(1) }\n", false},
+		{"agent test files are dropped, not screened", "x_test.go", "package sum\n\nconst m = \"--- PASS\"\n", false},
+	}
+	for _, tt := range tests {
+		agent := map[string][]byte{"sum.go": []byte(buggySum), "log.go": repo["log.go"], tt.file: []byte(tt.body)}
+		if got := screen(agent, repo); (got != "") != tt.forged {
+			t.Errorf("%s: screen = %q, want forged %v", tt.name, got, tt.forged)
+		}
 	}
 }
 
@@ -70,16 +106,19 @@ func scoreTree(t *testing.T, e *testEnv, task Task, tree map[string]string) Run 
 	work := filepath.Join(tmp, "work")
 	copyTree(filepath.Join(task.Dir, "repo"), filepath.Join(work, "task"))
 	writeFiles(t, filepath.Join(work, "task"), tree)
-	var r Run
-	e.a.score(ctx(), task, work, tmp, &r)
-	return r
+	agent, err := ReadTree(filepath.Join(work, "task"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ScoreTree(ctx(), task, agent, filepath.Join(tmp, "score"))
+	return Run{Passed: s.Passed, Total: s.Total, Outcome: s.Outcome, Error: s.Error}
 }
 
 func TestScoringSandbox(t *testing.T) {
 	e := newEnv(t)
 	task, _ := LoadTask(addTask(t, e.suite, "train", "score-me"))
-	if r := scoreTree(t, e, task, nil); r.Passed != 1 || r.Total != 2 {
-		t.Errorf("untouched repo: %d/%d %s, want 1/2", r.Passed, r.Total, r.Error)
+	if r := scoreTree(t, e, task, nil); r.Passed != 1 || r.Total != 2 || r.Outcome != "" {
+		t.Errorf("untouched repo: %d/%d %s %s, want 1/2", r.Passed, r.Total, r.Outcome, r.Error)
 	}
 	if r := scoreTree(t, e, task, map[string]string{"sum.go": fixedSum}); r.Passed != 2 || r.Total != 2 {
 		t.Errorf("fixed repo: %d/%d %s, want 2/2", r.Passed, r.Total, r.Error)
@@ -88,10 +127,20 @@ func TestScoringSandbox(t *testing.T) {
 	if r := scoreTree(t, e, task, map[string]string{"sum_more_test.go": "package sum\n"}); r.Passed != 1 {
 		t.Errorf("overwritten hidden test: %d/%d", r.Passed, r.Total)
 	}
-	// A planted TestMain that exits 0 without running tests fails.
+	// A planted TestMain that exits 0 without running tests is dropped with
+	// every other test file the agent wrote.
 	planted := "package sum\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n"
-	if r := scoreTree(t, e, task, map[string]string{"zz_main_test.go": planted}); r.Passed != 0 {
-		t.Errorf("planted TestMain: %d/%d, want 0 passed", r.Passed, r.Total)
+	if r := scoreTree(t, e, task, map[string]string{"zz_main_test.go": planted, "sum.go": fixedSum}); r.Passed != 2 || r.Outcome != "" {
+		t.Errorf("planted TestMain: %d/%d %s, want 2/2", r.Passed, r.Total, r.Error)
+	}
+	// Padding: 200 empty tests the agent adds count for nothing.
+	var pad strings.Builder
+	pad.WriteString("package sum\n\nimport \"testing\"\n\n")
+	for i := range 200 {
+		fmt.Fprintf(&pad, "func TestPad%d(t *testing.T) {}\n", i)
+	}
+	if r := scoreTree(t, e, task, map[string]string{"pad_test.go": pad.String()}); r.Passed != 1 || r.Total != 2 {
+		t.Errorf("padding: %d/%d, want 1/2", r.Passed, r.Total)
 	}
 	// A build break is a failure, never a pass.
 	if r := scoreTree(t, e, task, map[string]string{"sum.go": "package sum\nfunc Sum(\n"}); r.Passed != 0 || r.Total < 1 {

@@ -1,0 +1,224 @@
+package anchor
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "modernc.org/sqlite"
+)
+
+// The ledger: seed 004's four tables with the gate's evidence beside them,
+// plus meta for what is frozen per ledger (model, repeats, alpha) and the
+// harness working copy. runs.error is empty for a run that happened as
+// intended; only such runs are served from the cache. runs.outcome is a
+// category (ok, timeout, crash, build, forged, infra, scoring): the only
+// thing about a holdout or sealed run that may leave the ledger.
+const schema = `
+CREATE TABLE IF NOT EXISTS runs(id TEXT PRIMARY KEY, harness_hash TEXT, task_hash TEXT, task_id TEXT, split TEXT, model TEXT,
+  repeat INTEGER NOT NULL DEFAULT 0, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER,
+  wall_ms INTEGER, exit_code INTEGER, trace_path TEXT, outcome TEXT NOT NULL DEFAULT '', error TEXT NOT NULL DEFAULT '', created_at TEXT);
+CREATE INDEX IF NOT EXISTS runs_key ON runs(harness_hash, task_hash, model, repeat);
+CREATE TABLE IF NOT EXISTS evals(id INTEGER PRIMARY KEY, harness_hash TEXT, split TEXT, model TEXT, score REAL, n_tasks INTEGER, cached INTEGER, created_at TEXT);
+CREATE TABLE IF NOT EXISTS generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT, diff_hash TEXT, component TEXT,
+  hypothesis TEXT, trace_ids TEXT, decision TEXT, reason TEXT, train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL,
+  tokens INTEGER, created_at TEXT, goal TEXT NOT NULL DEFAULT '', train_fixed INTEGER, train_broken INTEGER, train_p REAL,
+  holdout_fixed INTEGER, holdout_broken INTEGER, holdout_p REAL);
+CREATE TABLE IF NOT EXISTS head(id INTEGER PRIMARY KEY CHECK (id = 1), gen INTEGER);
+CREATE TRIGGER IF NOT EXISTS head_moves AFTER INSERT ON generations WHEN NEW.decision IN ('baseline', 'accept', 'rollback')
+  BEGIN INSERT OR REPLACE INTO head(id, gen) VALUES(1, NEW.gen); END;
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);`
+
+func (a *Anchor) open() error {
+	for _, d := range []string{"snapshots", "traces", "builds", "diffs", "tmp"} {
+		if err := os.MkdirAll(a.path(d), 0o755); err != nil {
+			return fmt.Errorf("create the ledger folder %s: %w; check --home / ANCHOR_HOME", a.Home, err)
+		}
+	}
+	db, err := sql.Open("sqlite", a.path("ledger.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)")
+	if err != nil {
+		return fmt.Errorf("open the ledger in %s: %w", a.Home, err)
+	}
+	db.SetMaxOpenConns(1)
+	a.db = db
+	if _, err := db.Exec(schema); err != nil {
+		return fmt.Errorf("open the ledger in %s: %w; is it a ledger of this anchor version?", a.Home, err)
+	}
+	return nil
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+
+// put inserts or replaces a row; fields point at its values, in cols order.
+func put(db *sql.DB, table, cols string, fields ...any) error {
+	marks := strings.Repeat(",?", len(fields))[1:]
+	_, err := db.Exec(`INSERT OR REPLACE INTO `+table+`(`+cols+`) VALUES(`+marks+`)`, fields...)
+	return err
+}
+
+// scan reads rows into values of T through fields, which points at them.
+func scan[T any](db *sql.DB, fields func(*T) []any, q string, args ...any) ([]T, error) {
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(fields(&v)...); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Gen is one generations row (see the schema for what each field means).
+type Gen struct {
+	Gen                                                            int
+	Parent                                                         *int
+	Hash, DiffHash, Component, Hypothesis, Goal, Decision, Reason  string
+	TraceIDs                                                       string // a JSON list
+	TrainPre, TrainPost, HoldoutPre, HoldoutPost, TrainP, HoldoutP *float64
+	TrainFixed, TrainBroken, HoldoutFixed, HoldoutBroken           *int
+	Tokens                                                         int64
+	CreatedAt                                                      string
+	Head                                                           bool // not a column: whether it is the head now
+}
+
+const genCols = `gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, goal, decision, reason,
+  train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed, holdout_broken, holdout_p, tokens, created_at`
+
+func (g *Gen) fields() []any {
+	return []any{&g.Gen, &g.Parent, &g.Hash, &g.DiffHash, &g.Component, &g.Hypothesis, &g.TraceIDs, &g.Goal, &g.Decision, &g.Reason,
+		&g.TrainPre, &g.TrainPost, &g.HoldoutPre, &g.HoldoutPost, &g.TrainFixed, &g.TrainBroken, &g.TrainP,
+		&g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt}
+}
+
+// putGen writes a generation row. Apply calls it after every step (I4); a
+// row whose decision is baseline, accept or rollback moves the head with it,
+// in the same statement (the head_moves trigger).
+func (a *Anchor) putGen(g *Gen) error {
+	g.CreatedAt = now()
+	return put(a.db, "generations", genCols, g.fields()...)
+}
+
+func (a *Anchor) gens(where string, args ...any) ([]Gen, error) {
+	withHead := func(g *Gen) []any { return append(g.fields(), &g.Head) }
+	return scan(a.db, withHead, `SELECT `+genCols+`, gen = (SELECT gen FROM head) FROM generations `+where+` ORDER BY gen`, args...)
+}
+
+// head returns the current head generation.
+func (a *Anchor) head() (Gen, error) {
+	gs, err := a.gens(`WHERE gen = (SELECT gen FROM head)`)
+	if err != nil {
+		return Gen{}, fmt.Errorf("read the head: %w", err)
+	}
+	if len(gs) == 0 {
+		return Gen{}, errors.New("this ledger has no head yet; run `anchor init --harness harness` first")
+	}
+	return gs[0], nil
+}
+
+// nextGen is the number of the next generation row.
+func (a *Anchor) nextGen() (int, error) {
+	var n int
+	if err := a.db.QueryRow(`SELECT COALESCE(MAX(gen), -1) + 1 FROM generations`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count generations: %w", err)
+	}
+	return n, nil
+}
+
+// meta returns a meta value, "" when it was never set.
+func (a *Anchor) meta(key string) (string, error) {
+	var v string
+	err := a.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the ledger's %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// Log prints the generations, train and holdout side by side with the
+// gate's evidence; * marks the head. As JSON, the rows keep the column names.
+func (a *Anchor) Log(asJSON bool) error {
+	if asJSON {
+		rows, err := rowsJSON(a.db, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations ORDER BY gen`)
+		if err == nil {
+			err = json.NewEncoder(a.Out).Encode(rows)
+		}
+		return err
+	}
+	split := func(s string) string {
+		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)), iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post)))
+			|| iif(` + s + `_p IS NULL, '', printf(' (+%d -%d p=%.3f)', ` + s + `_fixed, ` + s + `_broken, ` + s + `_p))`
+	}
+	rows, err := a.db.Query(`SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen, iif(gen = (SELECT gen FROM head), ' *', '  '),
+		decision, ` + split("train") + `, ` + split("holdout") + `, component, reason) FROM generations ORDER BY gen`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return err
+		}
+		fmt.Fprintln(a.Out, line)
+	}
+	return rows.Err()
+}
+
+// rowsJSON reads rows as objects keyed by column name: every --json of the
+// anchor uses the ledger's own names.
+func rowsJSON(db *sql.DB, q string, args ...any) ([]map[string]any, error) {
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	out := []map[string]any{}
+	for err == nil && rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		err = rows.Scan(ptrs...)
+		row := map[string]any{}
+		for i, c := range cols {
+			row[c] = vals[i]
+		}
+		out = append(out, row)
+	}
+	return out, errors.Join(err, rows.Err())
+}
+
+// lock takes the ledger's apply lock: one init, apply or rollback at a time.
+// Holding it, any generation still "pending" belongs to a dead apply.
+func (a *Anchor) lock() (func(), error) {
+	f, err := os.OpenFile(a.path("apply.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open the apply lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, errors.New("another anchor init, apply or rollback holds this ledger; wait for it to finish")
+	}
+	_, err = a.db.Exec(`UPDATE generations SET decision = 'interrupted', reason = 'interrupted during: ' || reason WHERE decision = 'pending'`)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("mark dead applies interrupted: %w", err)
+	}
+	return func() { f.Close() }, nil
+}

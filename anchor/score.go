@@ -1,0 +1,275 @@
+package anchor
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Scored is what scoring found. Outcome is "" for a clean scoring, else
+// forged (the tree tried to fake a result), scoring (the scoring run went
+// wrong, the tree's fault) or infra (the sandbox could not start).
+type Scored struct {
+	Passed, Total  int
+	Outcome, Error string
+}
+
+// ScoreTree scores an agent's final tree for task t in a fresh sandbox under
+// dir: the agent's test files are replaced by the task's own, hidden/ is
+// overlaid, a canary test that must fail is planted in every package with
+// hidden Go tests, and only hidden tests are counted.
+func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string) Scored {
+	repo, err := ReadTree(filepath.Join(t.Dir, "repo"), true)
+	if err != nil {
+		return Scored{Total: 1, Outcome: "infra", Error: "read the task: " + err.Error()}
+	}
+	hidden, err := ReadTree(filepath.Join(t.Dir, "hidden"), true)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return Scored{Total: 1, Outcome: "infra", Error: "read the task: " + err.Error()}
+	}
+	if reason := screen(agent, repo); reason != "" {
+		return Scored{Total: 1, Outcome: "forged", Error: "forged: " + reason}
+	}
+	files := map[string][]byte{}
+	for name, b := range agent {
+		if !isTestFile(name) {
+			files[name] = b
+		}
+	}
+	for name, b := range repo {
+		if isTestFile(name) {
+			files[name] = b
+		}
+	}
+	maps.Copy(files, hidden)
+	delete(files, path.Clean(filepath.ToSlash(t.JUnit))) // a report left behind is not a result
+	canaries := map[string]bool{}
+	if strings.Contains(t.ScoreCommand(), "go test -json") {
+		canaries = plantCanaries(files, hidden)
+	}
+	warm, err := WarmCache()
+	if err == nil {
+		err = WriteTree(filepath.Join(dir, "task"), files)
+	}
+	if err != nil {
+		return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
+	}
+	box := Box{Work: dir, Cache: warm, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}}
+	code, out, timedOut, err := box.Run(ctx)
+	switch {
+	case err != nil:
+		return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + err.Error()}
+	case timedOut:
+		return Scored{Total: 1, Outcome: "scoring", Error: "scoring timed out"}
+	}
+	var report []byte
+	if root, err := os.OpenRoot(filepath.Join(dir, "task")); err == nil && t.JUnit != "" {
+		report, _ = root.ReadFile(t.JUnit) // through os.Root: a link cannot lead the reading out
+		root.Close()
+	}
+	return count(t, out, code, report, hidden, files["go.mod"], canaries)
+}
+
+// isTestFile tells the files that belong to the task's tests, never to the
+// agent: Go and Python test files.
+func isTestFile(name string) bool {
+	base := path.Base(name)
+	return strings.HasSuffix(base, "_test.go") || strings.HasSuffix(base, "_test.py") ||
+		(strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py")) || base == "conftest.py"
+}
+
+var testFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(\w+ \*testing\.T\)`)
+var packageClause = regexp.MustCompile(`(?m)^package (\w+)`)
+var moduleLine = regexp.MustCompile(`(?m)^module\s+(\S+)`)
+
+// goPackage is the import path go test reports for files in dir.
+func goPackage(gomod []byte, dir string) string {
+	module := "command-line-arguments"
+	if m := moduleLine.FindSubmatch(gomod); m != nil {
+		module = string(m[1])
+	}
+	if dir == "." {
+		return module
+	}
+	return module + "/" + dir
+}
+
+// plantCanaries adds to every folder with hidden Go tests a test named at
+// random that must fail, and returns the keys ("package Test") it planted.
+func plantCanaries(files, hidden map[string][]byte) map[string]bool {
+	canaries := map[string]bool{}
+	for name, b := range hidden {
+		m := packageClause.FindSubmatch(b)
+		dir := path.Dir(name)
+		if !strings.HasSuffix(name, "_test.go") || m == nil {
+			continue
+		}
+		test := "TestCanary" + rand.Text()[:12]
+		files[path.Join(dir, "zz_"+strings.ToLower(test)+"_test.go")] = fmt.Appendf(nil,
+			"package %s\n\nimport \"testing\"\n\nfunc %s(t *testing.T) { t.Fatal(\"this test must fail\") }\n", m[1], test)
+		canaries[goPackage(files["go.mod"], dir)+" "+test] = true
+	}
+	return canaries
+}
+
+// count counts passed and total hidden tests from the scoring run: go test
+// -json events keyed by package and test, a JUnit XML report, or the exit
+// status. A hidden test that does not report failed; tests the agent added
+// do not count either way. A canary that did not fail marks the run forged.
+func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte, gomod []byte, canaries map[string]bool) Scored {
+	switch {
+	case t.JUnit != "":
+		return junit(report, exit)
+	case !strings.Contains(t.ScoreCommand(), "go test -json"):
+		if exit == 0 {
+			return Scored{Passed: 1, Total: 1}
+		}
+		return Scored{Total: 1}
+	}
+	final := map[string]string{}
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var e struct{ Action, Package, Test string }
+		if json.Unmarshal(line, &e) == nil && e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
+			final[e.Package+" "+e.Test] = e.Action
+		}
+	}
+	s := Scored{}
+	passedIn := map[string]bool{}
+	for name, b := range hidden {
+		pkg := goPackage(gomod, path.Dir(name))
+		for _, m := range testFunc.FindAllSubmatch(b, -1) {
+			if !strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			s.Total++
+			if final[pkg+" "+string(m[1])] == "pass" {
+				s.Passed++
+				passedIn[pkg] = true
+			}
+		}
+	}
+	for key := range canaries {
+		pkg, _, _ := strings.Cut(key, " ")
+		action := final[key]
+		if action == "pass" || action == "skip" || (action == "" && passedIn[pkg]) {
+			return Scored{Total: max(s.Total, 1), Outcome: "forged", Error: fmt.Sprintf("forged: the canary %s reported %q", key, action)}
+		}
+	}
+	if s.Total == 0 { // no hidden Go tests: the exit status decides
+		s.Total = 1
+		if exit == 0 {
+			s.Passed = 1
+		}
+	}
+	return s
+}
+
+type testCase struct {
+	Failure *struct{} `xml:"failure"`
+	Error   *struct{} `xml:"error"`
+	Skipped *struct{} `xml:"skipped"`
+}
+
+// junit counts the test cases of a JUnit XML report; a case holding a
+// failure, an error or a skip did not pass. An unreadable report is one
+// failure, and so is a failed command whose report shows no failure.
+func junit(report []byte, exit int) Scored {
+	var doc struct {
+		Cases []testCase `xml:"testsuite>testcase"`
+		Top   []testCase `xml:"testcase"`
+	}
+	if err := xml.Unmarshal(report, &doc); err != nil {
+		return Scored{Total: 1, Error: "the JUnit report is missing or unreadable"}
+	}
+	s := Scored{}
+	for _, c := range append(doc.Cases, doc.Top...) {
+		s.Total++
+		if c.Failure == nil && c.Error == nil && c.Skipped == nil {
+			s.Passed++
+		}
+	}
+	if exit != 0 && s.Passed == s.Total {
+		s.Total++ // the command failed for a reason no test reported
+	}
+	return s
+}
+
+var framing = regexp.MustCompile(`\x16|\\x16|\\026|\\u0016|\\U00000016|--- PASS|=== RUN`)
+
+// screen looks at what the agent changed for the known shapes of a forged
+// result: test2json framing or pass literals, the testing package outside
+// a test, and code run at start-up (init, package variables) that exits or
+// writes to the output. It returns the reason, or "".
+func screen(agent, repo map[string][]byte) string {
+	for _, name := range slices.Sorted(maps.Keys(agent)) {
+		b := agent[name]
+		if bytes.Equal(b, repo[name]) || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if m := framing.Find(b); m != nil {
+			return fmt.Sprintf("%s holds test framing %q", name, m)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, b, parser.SkipObjectResolution)
+		if err != nil {
+			continue // it will not build either
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"testing"` {
+				return name + " imports testing outside a test file"
+			}
+		}
+		for _, d := range f.Decls {
+			if what := startupOutput(d); what != "" {
+				return fmt.Sprintf("%s runs %s at start-up", name, what)
+			}
+		}
+	}
+	return ""
+}
+
+// startupOutput returns what a declaration that runs at start-up (func
+// init or a package variable) does to exit or write output, or "". Naming
+// os.Stdout is only suspect inside init: package loggers name it too.
+func startupOutput(d ast.Decl) string {
+	fn, isFunc := d.(*ast.FuncDecl)
+	if isFunc && (fn.Name.Name != "init" || fn.Recv != nil) {
+		return ""
+	}
+	exits := []string{"os.Exit", "runtime.Goexit", "fmt.Print", "fmt.Printf", "fmt.Println"}
+	writes := []string{"os.Stdout", "os.Stderr", "os.NewFile"}
+	found := ""
+	ast.Inspect(d, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			pkg, ok := x.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			name := pkg.Name + "." + x.Sel.Name
+			if pkg.Name == "syscall" || pkg.Name == "unix" || slices.Contains(exits, name) || (isFunc && slices.Contains(writes, name)) {
+				found = name
+			}
+		case *ast.Ident:
+			if x.Name == "print" || x.Name == "println" {
+				found = x.Name
+			}
+		}
+		return found == ""
+	})
+	return found
+}

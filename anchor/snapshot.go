@@ -1,0 +1,193 @@
+package anchor
+
+import (
+	"archive/tar"
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// maxTree caps the bytes of a tree the anchor reads.
+var maxTree = 1 << 30
+
+// ReadTree reads the regular files under dir by slash-separated path. For
+// snapshots and tasks (strict) a symlink or special file is an error and
+// dot-entries are skipped. For an agent's tree, symlinks are skipped, never
+// followed, and special files are refused.
+func ReadTree(dir string, strict bool) (map[string][]byte, error) {
+	files, size := map[string][]byte{}, 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strict && p != dir && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || (!strict && d.Type()&fs.ModeSymlink != 0) {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("refusing %s: not a regular file", p)
+		}
+		if size > maxTree {
+			return fmt.Errorf("refusing %s: more than %d bytes", dir, maxTree)
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = b
+		size += len(b)
+		return err
+	})
+	return files, err
+}
+
+// copyTree copies src into dst, over what is there (see ReadTree).
+func copyTree(src, dst string) error {
+	files, err := ReadTree(src, false)
+	if err != nil {
+		return err
+	}
+	return WriteTree(dst, files)
+}
+
+// HashOf is the sha256 of the deterministic tar of files: sorted paths,
+// zero mtimes, fixed modes, no owners. It names a snapshot or a task.
+func HashOf(files map[string][]byte) string {
+	h := sha256.New()
+	tw := tar.NewWriter(h)
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		tw.WriteHeader(&tar.Header{Name: f, Mode: 0o644, Size: int64(len(files[f])), Typeflag: tar.TypeReg, Format: tar.FormatPAX})
+		tw.Write(files[f]) // writes to a hash cannot fail
+	}
+	tw.Close()
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// WriteTree writes files under dst; a script (#!) is made executable. An
+// existing file is replaced, never written through.
+func WriteTree(dst string, files map[string][]byte) error {
+	for name, b := range files {
+		p := filepath.Join(dst, name)
+		os.Remove(p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if bytes.HasPrefix(b, []byte("#!")) {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, b, mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Snapshot stores the files of dir in snapshots/<hash>, hash being their
+// sha256 (HashOf), and returns the hash.
+func (a *Anchor) Snapshot(dir string) (string, error) {
+	files, err := ReadTree(dir, true)
+	if err != nil {
+		return "", fmt.Errorf("snapshot %s: %w; point it at the harness folder", dir, err)
+	}
+	hash := HashOf(files)
+	if _, err := os.Stat(a.path("snapshots", hash)); err == nil {
+		return hash, nil
+	}
+	tmp := a.path("tmp", "snap-"+rand.Text())
+	defer os.RemoveAll(tmp)
+	if err := WriteTree(tmp, files); err != nil {
+		return "", fmt.Errorf("snapshot %s: %w", dir, err)
+	}
+	if err := os.Rename(tmp, a.path("snapshots", hash)); err != nil {
+		return "", fmt.Errorf("snapshot %s: %w", dir, err)
+	}
+	return hash, nil
+}
+
+// resolveHarness turns a folder, a stored snapshot's hash or "head" into a
+// stored snapshot's hash.
+func (a *Anchor) resolveHarness(arg string) (string, error) {
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		return a.Snapshot(arg)
+	}
+	if arg == "head" {
+		h, err := a.head()
+		return h.Hash, err
+	}
+	if !filepath.IsLocal(arg) {
+		return "", fmt.Errorf("--harness %q is neither a folder nor a stored snapshot hash; pass the harness folder or a hash from anchor log --json", arg)
+	}
+	if _, err := os.Stat(a.path("snapshots", arg)); err != nil {
+		return "", fmt.Errorf("--harness %q is neither a folder nor a stored snapshot hash; pass the harness folder or a hash from anchor log --json", arg)
+	}
+	return arg, nil
+}
+
+// readSnapshot returns the files of a stored snapshot, checked against its
+// hash, so that a snapshot changed on disk is never used.
+func (a *Anchor) readSnapshot(hash string) (map[string][]byte, error) {
+	files, err := ReadTree(a.path("snapshots", hash), true)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s is missing or unreadable (%v); snapshot the harness again", hash, err)
+	}
+	if HashOf(files) != hash {
+		return nil, fmt.Errorf("snapshot %s no longer matches its hash; snapshot the harness again", hash)
+	}
+	return files, nil
+}
+
+// refreshWorkingCopy makes the harness working copy hold exactly snapshot
+// hash. If it fails half way the ledger is still right, and a rollback to
+// the head redoes it.
+func (a *Anchor) refreshWorkingCopy(hash string) error {
+	dir, err := a.meta("harness_dir")
+	if err != nil || dir == "" {
+		return err
+	}
+	files, err := a.readSnapshot(hash)
+	if err == nil {
+		err = os.RemoveAll(dir)
+	}
+	if err == nil {
+		err = WriteTree(dir, files)
+	}
+	if err != nil {
+		return fmt.Errorf("refresh %s: %w; the ledger is right: run anchor rollback with the head generation to retry", dir, err)
+	}
+	return nil
+}
+
+var manifestList = regexp.MustCompile(`editable\s*=\s*\[([^\]]*)\]`)
+var quoted = regexp.MustCompile(`"([^"\n]+)"`)
+var comment = regexp.MustCompile(`#.*`)
+
+// manifest reads the editable list of harness/manifest.toml: the quoted
+// strings inside editable = [ ... ], comments stripped. Nothing else. No
+// list means nothing is editable.
+func manifest(files map[string][]byte) []string {
+	m := manifestList.FindSubmatch(comment.ReplaceAll(files["manifest.toml"], nil))
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, q := range quoted.FindAllSubmatch(m[1], -1) {
+		out = append(out, string(q[1]))
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+package anchor
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Task is one task folder: task.toml, repo/, hidden/, reference/.
+type Task struct {
+	Dir, ID, Split, Prompt, Test, JUnit string
+	Timeout                             time.Duration
+}
+
+// LoadTask reads a task folder. The split is the name of the folder the
+// task is in.
+func LoadTask(dir string) (Task, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Task{}, err
+	}
+	t := Task{Dir: abs, ID: filepath.Base(abs), Split: filepath.Base(filepath.Dir(abs)), Timeout: 10 * time.Minute}
+	b, err := os.ReadFile(filepath.Join(abs, "task.toml"))
+	if err != nil {
+		return t, fmt.Errorf("task %s: %w (see tasks/README.md for the format)", dir, err)
+	}
+	vals, err := parseTOML(string(b))
+	if err != nil {
+		return t, fmt.Errorf("task %s: task.toml %w (see tasks/README.md for the format)", dir, err)
+	}
+	t.Prompt, t.Test, t.JUnit = vals["prompt"], vals["test"], vals["junit"]
+	if t.Prompt == "" || t.Test == "" {
+		return t, fmt.Errorf("task %s: task.toml needs prompt and test strings", dir)
+	}
+	if s := vals["timeout"]; s != "" {
+		t.Timeout, err = time.ParseDuration(s)
+	}
+	if err != nil || t.Timeout <= 0 {
+		return t, fmt.Errorf("task %s: timeout %q is not a positive duration like \"120s\"", dir, vals["timeout"])
+	}
+	return t, nil
+}
+
+var tomlPair = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*(?:"""\r?\n?((?:[^\\]|\\[\s\S])*?"{0,2})"""|'''\r?\n?([\s\S]*?'{0,2})'''|"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')[ \t]*(?:#.*)?$`)
+var tomlBlank = regexp.MustCompile(`(?m)^[ \t]*(#.*)?\r?$`)
+
+// parseTOML reads a TOML document made of string keys only, in every string
+// form TOML allows: basic, literal, multi-line basic (escapes and
+// line-ending backslashes) and multi-line literal. Anything but those,
+// comments and blank lines is an error naming its line.
+func parseTOML(s string) (map[string]string, error) {
+	vals := map[string]string{}
+	rest := []byte(s)
+	for _, m := range tomlPair.FindAllStringSubmatchIndex(s, -1) {
+		key, v := s[m[2]:m[3]], ""
+		switch {
+		case m[4] >= 0:
+			v = s[m[4]:m[5]]
+		case m[8] >= 0:
+			v = s[m[8]:m[9]]
+		case m[6] >= 0:
+			v = s[m[6]:m[7]]
+		case m[10] >= 0:
+			v = s[m[10]:m[11]]
+		}
+		var err error
+		if m[4] >= 0 || m[8] >= 0 {
+			v, err = unescape(v)
+		}
+		line := strings.Count(s[:m[0]], "\n") + 1
+		if _, dup := vals[key]; dup {
+			err = fmt.Errorf("%s is set twice", key)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		vals[key] = v
+		for i := m[0]; i < m[1]; i++ {
+			if rest[i] != '\n' {
+				rest[i] = ' '
+			}
+		}
+	}
+	for i, l := range strings.Split(string(rest), "\n") {
+		if !tomlBlank.MatchString(l) {
+			return nil, fmt.Errorf("line %d: want key = \"string\" (only string values are read)", i+1)
+		}
+	}
+	return vals, nil
+}
+
+// unescape processes the escapes of a TOML basic string, and in multi-line
+// ones the line-ending backslash, which trims the newline and the
+// whitespace after it.
+func unescape(raw string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 == len(raw) {
+			return "", fmt.Errorf("a string ends in a backslash")
+		}
+		i++
+		simple := map[byte]string{'b': "\b", 't': "\t", 'n': "\n", 'f': "\f", 'r': "\r", '"': "\"", '\\': "\\", 'e': "\x1b"}
+		if r, ok := simple[raw[i]]; ok {
+			b.WriteString(r)
+			continue
+		}
+		if raw[i] == 'u' || raw[i] == 'U' {
+			n := 4
+			if raw[i] == 'U' {
+				n = 8
+			}
+			code, err := strconv.ParseUint(raw[i+1:min(i+1+n, len(raw))], 16, 32)
+			if err != nil || i+1+n > len(raw) {
+				return "", fmt.Errorf("bad unicode escape \\%c", raw[i])
+			}
+			b.WriteRune(rune(code))
+			i += n
+			continue
+		}
+		rest := strings.TrimLeft(raw[i:], " \t\r")
+		if !strings.HasPrefix(rest, "\n") {
+			return "", fmt.Errorf("unknown escape \\%c", raw[i])
+		}
+		trimmed := strings.TrimLeft(rest, " \t\r\n")
+		i = len(raw) - len(trimmed) - 1
+	}
+	return b.String(), nil
+}
+
+// ScoreCommand is the test command as scoring runs it: go test reports JSON.
+func (t Task) ScoreCommand() string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(t.Test), "go test")
+	if ok && !strings.Contains(rest, "-json") {
+		return "go test -json" + rest
+	}
+	return t.Test
+}
