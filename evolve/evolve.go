@@ -8,6 +8,7 @@ package evolve
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,10 +17,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"ratchet/anchor"
 )
 
 // Config is where the evolver works and how it calls the anchor.
@@ -31,8 +33,8 @@ type Config struct {
 	EvolveEnv   []string // the same with EVOLVE_MODEL_* in place of MODEL_*
 	RoundBudget int64    // tokens for one evolve run
 	DailyBudget int64    // tokens for all rounds of one UTC day
-	MaxTraces   int      // failed runs shown per round
-	TestCommand string   // the evolve task's test: the harness copy must build and pass it
+	TestCommand string   // the evolve task's test, run in harness/: the harness must build and pass it
+	Goal        string   // the operator's goal for every round of this run; "" takes goals.txt's, one per round
 	Out         io.Writer
 }
 
@@ -43,6 +45,7 @@ type Round struct {
 	Reason      string   `json:"reason"`
 	Hypothesis  string   `json:"hypothesis"`
 	Component   string   `json:"component"`
+	Goal        string   `json:"goal,omitempty"`
 	Gen         *int     `json:"gen,omitempty"`
 	RunID       string   `json:"run_id,omitempty"`
 	TraceIDs    []string `json:"trace_ids"`
@@ -56,7 +59,7 @@ type Round struct {
 // FromEnv reads the settings the anchor reads, plus the evolver's own.
 func FromEnv(harness string) (Config, error) {
 	c := Config{Home: env("ANCHOR_HOME", ".anchor"), Tasks: env("ANCHOR_TASKS", "tasks/example"), Harness: harness,
-		RoundBudget: 200000, DailyBudget: 5000000, MaxTraces: 4, TestCommand: env("EVOLVE_TEST", "go vet ./... && go test -short ./..."), Out: os.Stdout}
+		RoundBudget: 200000, DailyBudget: 5000000, TestCommand: env("EVOLVE_TEST", "go vet ./... && go test -short ./..."), Out: os.Stdout}
 	for _, v := range []struct {
 		name string
 		dst  *int64
@@ -75,12 +78,7 @@ func FromEnv(harness string) (Config, error) {
 	return c, nil
 }
 
-func env(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
-}
+func env(k, def string) string { return cmp.Or(os.Getenv(k), def) }
 
 // evolveEnv replaces every MODEL_* setting by its EVOLVE_MODEL_* override.
 func evolveEnv(environ []string) []string {
@@ -120,9 +118,18 @@ func isExec(p string) bool {
 	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
-// anchor runs an anchor command and returns its standard output.
+// anchor runs an anchor command on the ledger and returns its standard output.
 func (c Config) anchor(ctx context.Context, environ []string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, c.Anchor, append([]string{args[0], "--home", c.Home, "--tasks", c.Tasks}, args[1:]...)...)
+	return c.anchorAt(ctx, c.Home, environ, args...)
+}
+
+// evolveHome is the evolver's own ledger: a ledger measures one model for
+// its whole life (I1), and the evolver's model is not the task model.
+func (c Config) evolveHome() string { return filepath.Join(c.Home, "evolve", "ledger") }
+
+// anchorAt runs an anchor command on the ledger in home.
+func (c Config) anchorAt(ctx context.Context, home string, environ []string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, c.Anchor, append([]string{args[0], "--home", home, "--tasks", c.Tasks}, args[1:]...)...)
 	var out, errb bytes.Buffer
 	cmd.Env, cmd.Stdout, cmd.Stderr = environ, &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -173,13 +180,10 @@ func summary(r Round) string {
 		}
 		return fmt.Sprintf("%.3f", *p)
 	}
-	return fmt.Sprintf("round: %s (%s) component=%s train %s -> %s holdout %s -> %s tokens=%d\n  hypothesis: %s",
-		r.Decision, r.Reason, cmp(r.Component, "-"), f(r.TrainPre), f(r.TrainPost), f(r.HoldoutPre), f(r.HoldoutPost), r.Tokens, cmp(r.Hypothesis, "-"))
-}
-
-func cmp(s, def string) string {
-	if s == "" {
-		return def
+	s := fmt.Sprintf("round: %s (%s) component=%s train %s -> %s holdout %s -> %s tokens=%d\n  hypothesis: %s",
+		r.Decision, r.Reason, cmp.Or(r.Component, "-"), f(r.TrainPre), f(r.TrainPost), f(r.HoldoutPre), f(r.HoldoutPost), r.Tokens, cmp.Or(r.Hypothesis, "-"))
+	if r.Goal != "" {
+		s += "\n  goal: " + r.Goal
 	}
 	return s
 }
@@ -226,7 +230,7 @@ func PrintHistory(home string, w io.Writer) error {
 		if r.Gen != nil {
 			gen = fmt.Sprint(*r.Gen)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.Time, r.Decision, gen, cmp(r.Component, "-"), r.Tokens, clip(r.Hypothesis, 60), clip(r.Reason, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.Time, r.Decision, gen, cmp.Or(r.Component, "-"), r.Tokens, clip(r.Hypothesis, 60), clip(r.Reason, 70))
 	}
 	return tw.Flush()
 }
@@ -250,35 +254,6 @@ func (c Config) spentToday() (n int64) {
 	return n
 }
 
-// run is the part of an anchor run record the evolver reads.
-type run struct {
-	ID        string  `json:"id"`
-	TaskID    string  `json:"task_id"`
-	Score     float64 `json:"score"`
-	TokensIn  int64   `json:"tokens_in"`
-	TokensOut int64   `json:"tokens_out"`
-	TracePath string  `json:"trace_path"`
-	Error     string  `json:"error"`
-}
-
-// gen is the part of an anchor log entry the evolver reads.
-type gen struct {
-	Gen                                          int
-	Hash, Decision, Reason                       string
-	Head                                         bool
-	TrainPre, TrainPost, HoldoutPre, HoldoutPost *float64
-	Tokens                                       int64
-}
-
-func (c Config) log(ctx context.Context) ([]gen, error) {
-	out, err := c.anchor(ctx, c.TaskEnv, "log", "--json")
-	var gens []gen
-	if err == nil {
-		err = json.Unmarshal(out, &gens)
-	}
-	return gens, err
-}
-
 // Round plays one round and reports it; failures are reported in the round.
 func (c Config) Round(ctx context.Context) Round {
 	r := Round{Time: time.Now().UTC().Format(time.RFC3339)}
@@ -288,50 +263,91 @@ func (c Config) Round(ctx context.Context) Round {
 	return r
 }
 
-func (c Config) round(ctx context.Context, r *Round) error {
-	gens, err := c.log(ctx)
-	if err != nil {
-		return err
+// read gathers what a round needs from the ledger: the generations, the
+// head (which the harness working copy must be) and the head's train runs.
+func (c Config) read(ctx context.Context) (workspace, error) {
+	var w workspace
+	var err error
+	if w.ledger, err = c.openLedger(ctx); err != nil {
+		return w, err
 	}
-	i := slices.IndexFunc(gens, func(g gen) bool { return g.Head })
-	if i < 0 {
-		return errors.New("the ledger has no head; run anchor init first")
+	if w.gens, err = w.ledger.gens(ctx); err != nil {
+		return w, err
 	}
-	head := gens[i]
-	if hash, err := c.anchor(ctx, c.TaskEnv, "snapshot", c.Harness); err != nil || strings.TrimSpace(string(hash)) != head.Hash {
-		return fmt.Errorf("%s is not the head generation's snapshot (%v); restore it with anchor rollback %d", c.Harness, err, head.Gen)
+	if w.head, err = head(w.gens); err != nil {
+		return w, err
 	}
-	out, err := c.anchor(ctx, c.TaskEnv, "traces", "--split", "train", "--failed", "--json")
-	var failed []run
+	if hash, err := c.anchor(ctx, c.TaskEnv, "snapshot", c.Harness); err != nil || strings.TrimSpace(string(hash)) != w.head.Hash {
+		return w, fmt.Errorf("%s is not the head generation's snapshot (%v); restore it with anchor rollback %d", c.Harness, err, w.head.Gen)
+	}
+	out, err := c.anchor(ctx, c.TaskEnv, "traces", "--split", "train")
 	if err == nil {
-		err = json.Unmarshal(out, &failed)
+		err = json.Unmarshal(out, &w.runs)
 	}
+	if err != nil {
+		return w, fmt.Errorf("read the head's train runs: %w", err)
+	}
+	for _, run := range w.runs {
+		if run.Score < 1 {
+			w.failed = append(w.failed, run.ID)
+		}
+	}
+	return w, nil
+}
+
+// taskDir is where a round writes its evolve task; the last round's stays
+// there for people to read.
+func (c Config) taskDir(name string) string { return filepath.Join(c.Home, "evolve", name) }
+
+// DryRun writes the evolve task the next round would give the evolver,
+// without running it or taking a goal from the queue, and returns its path.
+func (c Config) DryRun(ctx context.Context) (string, error) {
+	w, err := c.read(ctx)
+	if err != nil {
+		return "", err
+	}
+	goal, err := c.nextGoal(false)
+	if err != nil {
+		return "", err
+	}
+	dir := c.taskDir("dry-run")
+	if err := c.buildTask(ctx, dir, w, goal); err != nil {
+		return "", fmt.Errorf("build the evolve task: %w", err)
+	}
+	return dir, nil
+}
+
+func (c Config) round(ctx context.Context, r *Round) error {
+	w, err := c.read(ctx)
 	if err != nil {
 		return err
 	}
-	if len(failed) == 0 {
+	if len(w.failed) == 0 {
 		r.Decision, r.Reason = "nothing", "no failed train runs for the head: run anchor eval --split train, or there is nothing to learn"
 		return nil
 	}
-	slices.SortStableFunc(failed, func(a, b run) int { return cmpFloat(a.Score, b.Score) })
-	failed = failed[:min(len(failed), c.MaxTraces)]
-	for _, f := range failed {
-		r.TraceIDs = append(r.TraceIDs, f.ID)
+	for _, run := range w.runs {
+		r.TraceIDs = append(r.TraceIDs, run.ID)
 	}
-
+	if r.Goal, err = c.nextGoal(true); err != nil {
+		return err
+	}
+	task := c.taskDir("task")
+	if err := c.buildTask(ctx, task, w, r.Goal); err != nil {
+		return fmt.Errorf("build the evolve task: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(c.Home, "tmp"), 0o755); err != nil {
+		return err
+	}
 	work, err := os.MkdirTemp(filepath.Join(c.Home, "tmp"), "evolve-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(work)
-	task := filepath.Join(work, "evolve-task")
-	if err := c.buildTask(task, failed); err != nil {
-		return fmt.Errorf("build the evolve task: %w", err)
-	}
 	keep := filepath.Join(work, "result")
-	out, err = c.anchor(ctx, c.EvolveEnv, "run", "--harness", head.Hash, "--task", task, "--keep", keep, "--force",
+	out, err := c.anchorAt(ctx, c.evolveHome(), c.EvolveEnv, "run", "--harness", c.Harness, "--task", task, "--keep", keep, "--force",
 		"--budget", fmt.Sprint(c.RoundBudget))
-	var er run
+	var er anchor.Run
 	if err == nil {
 		err = json.Unmarshal(out, &er)
 	}
@@ -342,7 +358,7 @@ func (c Config) round(ctx context.Context, r *Round) error {
 	hyp, _ := os.ReadFile(filepath.Join(keep, "HYPOTHESIS.md"))
 	r.Hypothesis = clip(string(hyp), 500)
 
-	changed, err := changedFiles(c.Harness, keep)
+	changed, err := changedFiles(c.Harness, filepath.Join(keep, "harness"))
 	if err != nil {
 		return err
 	}
@@ -359,21 +375,26 @@ func (c Config) round(ctx context.Context, r *Round) error {
 		return nil
 	}
 	r.Component = changed[0]
-	diff, err := makeDiff(work, c.Harness, keep, r.Component)
+	diff, err := makeDiff(work, c.Harness, filepath.Join(keep, "harness"), r.Component)
 	if err != nil {
 		return err
 	}
-	cand, _ := json.Marshal(map[string]any{"diff": "candidate.diff", "component": r.Component, "hypothesis": cmp(r.Hypothesis, "(none given)"), "trace_ids": r.TraceIDs})
+	cand := map[string]any{"diff": "candidate.diff", "component": r.Component, "hypothesis": cmp.Or(r.Hypothesis, "(none given)"), "trace_ids": r.TraceIDs}
+	if r.Goal != "" {
+		cand["goal"] = r.Goal
+	}
+	candJSON, _ := json.Marshal(cand)
 	if err := os.WriteFile(filepath.Join(work, "candidate.diff"), diff, 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(work, "candidate.json"), cand, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(work, "candidate.json"), candJSON, 0o644); err != nil {
 		return err
 	}
 	if _, err := c.anchor(ctx, c.TaskEnv, "apply", "--candidate", filepath.Join(work, "candidate.json")); err != nil {
 		return err
 	}
-	if gens, err = c.log(ctx); err != nil || len(gens) == 0 {
+	gens, err := w.ledger.gens(ctx)
+	if err != nil || len(gens) == 0 {
 		return fmt.Errorf("read the ledger after apply: %v", err)
 	}
 	g := gens[len(gens)-1]
@@ -381,14 +402,4 @@ func (c Config) round(ctx context.Context, r *Round) error {
 	r.TrainPre, r.TrainPost, r.HoldoutPre, r.HoldoutPost = g.TrainPre, g.TrainPost, g.HoldoutPre, g.HoldoutPost
 	r.Tokens += g.Tokens
 	return nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -4,29 +4,30 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"ratchet/anchor"
+	"ratchet/harness/agent"
+	"ratchet/harness/core"
 	"ratchet/harness/fakemodel"
+	"ratchet/harness/tools"
+	"ratchet/internal/ledgerdb"
+	"ratchet/internal/scripted"
 )
 
 func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..")
-}
-
-func write(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		if err := writeFile(filepath.Join(root, name), []byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 const (
@@ -36,55 +37,62 @@ const (
 	hiddenT = "package m\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif Double(3) != 6 {\n\t\tt.Fatal(Double(3))\n\t}\n}\n"
 )
 
-func addTask(t *testing.T, suite, split, id string) {
-	write(t, filepath.Join(suite, split, id), map[string]string{
-		"task.toml":            "prompt = \"Double is wrong in " + id + ". Fix it.\"\ntest = \"go test ./...\"\n",
-		"repo/go.mod":          "module example.com/" + id + "\n\ngo 1.26\n",
-		"repo/m.go":            buggy,
-		"repo/m_test.go":       public,
-		"hidden/m_test.go":     public,
-		"hidden/three_test.go": hiddenT,
-		"reference/m.go":       fixed,
-	})
-}
-
-// taskModel fixes Double when the system prompt asks for care (double-c also
-// needs thoroughness), and gives up otherwise: a harness edit that helps.
-func taskModel(r fakemodel.Request) fakemodel.Step {
-	body := string(r.Body)
-	switch {
-	case !strings.Contains(body, "CAREFUL"), strings.Contains(body, "wrong in double-c") && !strings.Contains(body, "THOROUGH"):
-		return fakemodel.Step{Text: "I give up.", In: 40, Out: 4}
-	case strings.Contains(body, "wrote "):
-		return fakemodel.Step{Text: "Fixed.", In: 60, Out: 4}
+// addTask writes a task whose reference fixes Double. A big task's repo also
+// holds a 24 KB table, which the oracle reads when it gives up: a tool
+// result far over the harness's 6000-character display limit.
+func addTask(t *testing.T, suite, split, id string, big bool) {
+	t.Helper()
+	files := map[string][]byte{
+		"task.toml":           []byte("prompt = \"Double is wrong in " + id + ". Fix it.\"\ntest = \"go test ./...\"\n"),
+		"repo/go.mod":         []byte("module example.com/" + id + "\n\ngo 1.26\n"),
+		"repo/m.go":           []byte(buggy),
+		"repo/m_test.go":      []byte(public),
+		"hidden/m_test.go":    []byte(public),
+		"hidden/m3_test.go":   []byte(hiddenT),
+		"reference/m.go":      []byte(fixed),
+		"reference/m_test.go": []byte(public),
 	}
-	args, _ := json.Marshal(map[string]string{"path": "m.go", "content": fixed})
-	return fakemodel.Step{Calls: []fakemodel.Call{{Name: "write_file", Args: string(args)}}, In: 50, Out: 30}
+	if big {
+		var table strings.Builder
+		for i := range 400 {
+			fmt.Fprintf(&table, "row %03d: input %4d doubled is %5d, checked against the reference table\n", i, i, 2*i)
+		}
+		files["repo/table.txt"] = []byte(table.String())
+	}
+	if err := anchor.WriteTree(filepath.Join(suite, split, id), files); err != nil {
+		t.Fatal(err)
+	}
 }
 
-// evolver is the scripted evolver model: it writes the files of the current
-// plan and a hypothesis, then stops.
+// evolver is the scripted evolver model: it reads the workspace's guides,
+// then writes the files of the current plan and a hypothesis, then stops.
 type evolver struct {
 	mu   sync.Mutex
 	plan map[string]string
 	hyp  string
-	seen int
 }
 
 func (e *evolver) step(r fakemodel.Request) fakemodel.Step {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.seen++
-	if strings.Contains(string(r.Body), "wrote ") {
+	call := func(id, name string, args map[string]string) fakemodel.Call {
+		b, _ := json.Marshal(args)
+		return fakemodel.Call{ID: id, Name: name, Args: string(b)}
+	}
+	switch n := len(r.Messages()); {
+	case n >= 5:
 		return fakemodel.Step{Text: "Done.", In: 500, Out: 10}
+	case n == 1:
+		return fakemodel.Step{Text: "Reading the workspace.", In: 900, Out: 50, Calls: []fakemodel.Call{
+			call("toolu_r1", "read_file", map[string]string{"path": "README.md"}),
+			call("toolu_r2", "read_file", map[string]string{"path": "history/README.md"}),
+			call("toolu_r3", "read_file", map[string]string{"path": "traces/README.md"})}}
 	}
 	var calls []fakemodel.Call
-	for path, content := range e.plan {
-		args, _ := json.Marshal(map[string]string{"path": path, "content": content})
-		calls = append(calls, fakemodel.Call{ID: "toolu_" + path, Name: "write_file", Args: string(args)})
+	for _, path := range slices.Sorted(maps.Keys(e.plan)) {
+		calls = append(calls, call("toolu_"+filepath.Base(path), "write_file", map[string]string{"path": path, "content": e.plan[path]}))
 	}
-	args, _ := json.Marshal(map[string]string{"path": "HYPOTHESIS.md", "content": e.hyp})
-	calls = append(calls, fakemodel.Call{ID: "toolu_hyp", Name: "write_file", Args: string(args)})
+	calls = append(calls, call("toolu_hyp", "write_file", map[string]string{"path": "HYPOTHESIS.md", "content": e.hyp}))
 	return fakemodel.Step{Calls: calls, In: 900, Out: 200}
 }
 
@@ -96,73 +104,120 @@ func repeat(s fakemodel.Step, n int) []fakemodel.Step {
 	return out
 }
 
-func TestEvolveRounds(t *testing.T) {
+// count is how many of the tasks the oracle solves under a system prompt.
+func count(o scripted.Oracle, system string, ids []string) (n int) {
+	for _, id := range ids {
+		if o.Solves(system, id) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestEvolveWorkspace plays rounds with scripted models, the oracle as the
+// task model: a candidate that helps train but not holdout (rejected), a
+// leak (rejected), a two-file edit (refused), the phrase the oracle rewards
+// (accepted); then a dry run with a goal through the ratchet command. It
+// checks what the evolver was shown: complete traces of failed and passed
+// runs, readable whole through the harness's own read_file; every earlier
+// candidate under history/; never a holdout task or number.
+func TestEvolveWorkspace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the anchor and sandboxes")
 	}
 	root := repoRoot()
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "anchor"), "./cmd/anchor")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build anchor: %v\n%s", err, out)
+	build := func(cmd string) {
+		build := exec.Command("go", "build", "-o", filepath.Join(bin, cmd), "./cmd/"+cmd)
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", cmd, err, out)
+		}
 	}
-	tasks := filepath.Join(t.TempDir(), "suite")
-	addTask(t, tasks, "train", "double-a")
-	addTask(t, tasks, "train", "double-b")
-	addTask(t, tasks, "train", "double-c")
-	addTask(t, tasks, "holdout", "double-h")
+	build("anchor")
+	suite := filepath.Join(t.TempDir(), "suite")
+	train := []string{"double-a", "double-b", "double-c", "double-d"}
+	holdout := []string{"double-h1", "double-h2", "double-h3", "double-h4", "double-h5", "double-h6"}
+	for _, id := range train {
+		addTask(t, suite, "train", id, true)
+	}
+	for _, id := range holdout {
+		addTask(t, suite, "holdout", id, false)
+	}
+	const phrase = "Before you change a file, read the failing test and the code it calls."
+	oracle := scripted.Oracle{Suite: suite, Phrase: phrase, Rate: 0.4}
+
+	// Choose a baseline prompt under which the oracle fails some train tasks
+	// and passes others and fails at least five holdout tasks (so the phrase
+	// can pass the holdout test), and an edit that helps train but not holdout.
 	harness := filepath.Join(t.TempDir(), "harness")
 	if err := copyDir(filepath.Join(root, "harness"), harness); err != nil {
 		t.Fatal(err)
 	}
-	tm, err := fakemodel.Start(repeat(fakemodel.Step{Func: taskModel}, 10000)...)
+	base, _ := os.ReadFile(filepath.Join(harness, "system_prompt.md"))
+	var baseline, trainOnly string
+	for i := 0; i < 5000 && baseline == ""; i++ {
+		p := fmt.Sprintf("%s\nStyle note %d: keep edits small.\n", base, i)
+		if tr := count(oracle, p, train); tr >= 1 && tr <= 2 && count(oracle, p, holdout) <= 1 {
+			baseline = p
+		}
+	}
+	for i := 0; i < 5000 && trainOnly == "" && baseline != ""; i++ {
+		p := fmt.Sprintf("%sAlso note %d: name things plainly.\n", baseline, i)
+		if count(oracle, p, train) > count(oracle, baseline, train) && count(oracle, p, holdout) <= count(oracle, baseline, holdout) {
+			trainOnly = p
+		}
+	}
+	if baseline == "" || trainOnly == "" {
+		t.Fatal("no baseline or train-only prompt found for the oracle's coins")
+	}
+	if err := os.WriteFile(filepath.Join(harness, "system_prompt.md"), []byte(baseline), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	tm, err := scripted.StartOracle(oracle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tm.Close()
 	ev := &evolver{}
-	em, err := fakemodel.Start(repeat(fakemodel.Step{Func: ev.step}, 10000)...)
+	em, err := fakemodel.Start(repeat(fakemodel.Step{Func: ev.step}, 100000)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer em.Close()
 
 	home := t.TempDir()
-	environ := append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+tm.URL, "MODEL_NAME=scripted-task", "MODEL_OPTIONS=",
+	environ := append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+tm.URL, "MODEL_NAME=oracle", "MODEL_OPTIONS=",
 		"EVOLVE_MODEL_API=anthropic", "EVOLVE_MODEL_URL="+em.URL, "EVOLVE_MODEL_NAME=scripted-evolver", "ANCHOR_JOBS=2")
 	var out bytes.Buffer
-	c := Config{Anchor: filepath.Join(bin, "anchor"), Home: home, Tasks: tasks, Harness: harness, TaskEnv: environ,
-		EvolveEnv: evolveEnv(environ), RoundBudget: 50000, DailyBudget: 1 << 40, MaxTraces: 4, TestCommand: "go build ./...", Out: &out}
+	c := Config{Anchor: filepath.Join(bin, "anchor"), Home: home, Tasks: suite, Harness: harness, TaskEnv: environ,
+		EvolveEnv: evolveEnv(environ), RoundBudget: 50000, DailyBudget: 1 << 40, TestCommand: "go build ./...", Out: &out}
 	ctx := context.Background()
 	if _, err := c.anchor(ctx, c.TaskEnv, "init", "--harness", harness); err != nil {
 		t.Fatal(err)
 	}
-	prompt := func() string { b, _ := os.ReadFile(filepath.Join(harness, "system_prompt.md")); return string(b) }
 	memory, _ := os.ReadFile(filepath.Join(harness, "memory", "memory.go"))
-	base := prompt()
 
 	rounds := []struct {
 		plan     map[string]string
+		hyp      string
 		decision string
 		reason   string
 	}{
-		{map[string]string{"system_prompt.md": base + "Be CAREFUL: read the code before you change it.\n"}, "accept", "train 0.000 -> 0.667, holdout 0.000 -> 1.000"},
-		{nil, "reject", "train did not improve: 0.667 -> 0.667"},
-		{nil, "reject", `task-specific string in the diff: "double-a"`},
-		{nil, "refused", "changed 2 files"},
+		{map[string]string{"harness/system_prompt.md": trainOnly}, "Naming things plainly helps the agent read code.", "reject", "holdout"},
+		{map[string]string{"harness/system_prompt.md": baseline + "When the task is double-a, read m.go first.\n"}, "A hint for one task.", "reject", `task-specific string in the diff: "double-a"`},
+		{map[string]string{"harness/system_prompt.md": baseline + "Plan first.\n", "harness/memory/memory.go": string(memory) + "\n// notes\n"}, "Two files at once.", "refused", "changed 2 files"},
+		{map[string]string{"harness/system_prompt.md": baseline + phrase + "\n"}, "Reading the failing test first makes the agent fix the right code.", "accept", ""},
 	}
+	goals := "# operator goals, one per round\nMake the agent read before it writes.\nKeep prompts short.\n"
+	if err := os.WriteFile(filepath.Join(home, "goals.txt"), []byte(goals), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var workspaces []string
 	for i, want := range rounds {
-		switch i {
-		case 1:
-			want.plan = map[string]string{"system_prompt.md": prompt() + "Keep replies short.\n"}
-		case 2:
-			want.plan = map[string]string{"system_prompt.md": prompt() + "When the task is double-a, open m.go first.\n"}
-		case 3:
-			want.plan = map[string]string{"system_prompt.md": prompt() + "Plan first.\n", "memory/memory.go": string(memory) + "\n// notes\n"}
-		}
 		ev.mu.Lock()
-		ev.plan, ev.hyp = want.plan, "Round hypothesis "+string(rune('A'+i))
+		ev.plan, ev.hyp = want.plan, want.hyp
 		ev.mu.Unlock()
 		r := c.Round(ctx)
 		if err := c.record(r); err != nil {
@@ -171,56 +226,290 @@ func TestEvolveRounds(t *testing.T) {
 		if r.Decision != want.decision || !strings.Contains(r.Reason, want.reason) {
 			t.Fatalf("round %d: %s (%s), want %s (%s)", i+1, r.Decision, r.Reason, want.decision, want.reason)
 		}
-		if r.Hypothesis != "Round hypothesis "+string(rune('A'+i)) || len(r.TraceIDs) == 0 || r.Tokens == 0 {
+		if r.Hypothesis != want.hyp || len(r.TraceIDs) != len(train) || r.Tokens == 0 {
 			t.Errorf("round %d record = %+v", i+1, r)
 		}
-		if i == 0 && (!strings.Contains(prompt(), "CAREFUL") || r.Component != "system_prompt.md") {
-			t.Errorf("after an accepted round harness/ was not refreshed: %q", prompt())
+		// Keep what the evolver saw in this round.
+		ws := filepath.Join(t.TempDir(), "workspace")
+		files, err := anchor.ReadTree(filepath.Join(home, "evolve", "task", "repo"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := anchor.WriteTree(ws, files); err != nil {
+			t.Fatal(err)
+		}
+		workspaces = append(workspaces, ws)
+		if i == 0 {
+			checkGoalTaken(t, r, home, em, "Make the agent read before it writes.", "Keep prompts short.")
 		}
 	}
+	if b, _ := os.ReadFile(filepath.Join(harness, "system_prompt.md")); !strings.Contains(string(b), phrase) {
+		t.Errorf("after the accepted round the harness working copy was not refreshed")
+	}
 
-	// The ledger: baseline, accept, two rejections; the refused round never
-	// reached apply.
-	logOut, err := c.anchor(ctx, c.TaskEnv, "log", "--json")
+	// Round 2's workspace: round 1's rejected candidate is in history/, with
+	// its diff, hypothesis and reason; holdout only as the decision.
+	fixedN, brokenN := 0, 0
+	for _, id := range train {
+		before, after := oracle.Solves(baseline, id), oracle.Solves(trainOnly, id)
+		if after && !before {
+			fixedN++
+		}
+		if before && !after {
+			brokenN++
+		}
+	}
+	gen1 := readAll(t, filepath.Join(workspaces[1], "history", "gen-001"))
+	for _, want := range []string{"Naming things plainly helps the agent read code.", "decision: rejected", "reason: holdout did not improve",
+		"+Also note", "system_prompt.md", fmt.Sprintf("fixed (%d):", fixedN), fmt.Sprintf("broken (%d):", brokenN),
+		"operator's goal: Make the agent read before it writes."} {
+		if !strings.Contains(gen1, want) {
+			t.Errorf("round 2's history/gen-001 lacks %q:\n%s", want, gen1)
+		}
+	}
+	row := fmt.Sprintf("| 1 | rejected | system_prompt.md | %d | %d |", fixedN, brokenN)
+	if h := readAll(t, filepath.Join(workspaces[1], "history", "README.md")); !strings.Contains(h, row) {
+		t.Errorf("round 2's history table:\n%s", h)
+	}
+	if h := readAll(t, filepath.Join(workspaces[3], "history", "README.md")); !strings.Contains(h, "Rounds refused before the judge") || !strings.Contains(h, "Two files at once.") {
+		t.Errorf("round 4's history lacks the refused round:\n%s", h)
+	}
+
+	// Traces: every train run of the head, failed and passed, complete.
+	checkTraces(t, workspaces[1], home, c, train)
+
+	// A dry run with a goal, through the ratchet command: it writes the next
+	// round's task, prints its path, and takes nothing from the queue.
+	if err := os.WriteFile(filepath.Join(home, "goals.txt"), []byte("A queued goal.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build("ratchet")
+	dry := exec.Command(filepath.Join(bin, "ratchet"), "evolve", "--dry-run", "--goal", "Shorter replies, please.", "--harness", harness)
+	dry.Env = append(environ, "ANCHOR_HOME="+home, "ANCHOR_TASKS="+suite, "PATH="+bin+":"+os.Getenv("PATH"))
+	dryOut, err := dry.Output()
+	if err != nil {
+		t.Fatalf("ratchet evolve --dry-run: %v\n%s", err, dryOut)
+	}
+	dryDir := strings.TrimSpace(string(dryOut))
+	prompt, _ := os.ReadFile(filepath.Join(dryDir, "task.toml"))
+	readme, _ := os.ReadFile(filepath.Join(dryDir, "repo", "README.md"))
+	if !strings.Contains(string(prompt), "The operator's goal for this round: Shorter replies, please.") || !strings.Contains(string(readme), "Shorter replies, please.") {
+		t.Errorf("dry run at %q: the goal is not in the prompt or README:\n%s", dryDir, prompt)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "goals.txt")); !strings.Contains(string(b), "A queued goal.") {
+		t.Errorf("the dry run took a goal from the queue: %q", b)
+	}
+	if h := readAll(t, filepath.Join(dryDir, "repo", "history")); !strings.Contains(h, "# Generation 3: accepted") || !strings.Contains(h, "and holdout improved") {
+		t.Errorf("the dry run's history lacks the accepted generation:\n%s", h)
+	}
+	workspaces = append(workspaces, filepath.Join(dryDir, "repo"))
+
+	// Nothing of holdout but the decision, anywhere in any workspace.
+	checkNoHoldout(t, home, workspaces, holdout)
+
+	// The ledger records which goal the candidate answered.
+	rows, err := ledgerdb.Query(ctx, filepath.Join(home, "ledger.db"), `SELECT gen, goal FROM generations ORDER BY gen`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gens []struct {
-		Gen       int
-		Decision  string
-		Reason    string
-		Component string
-		Head      bool
-		TraceIDs  []string
-	}
-	if err := json.Unmarshal(logOut, &gens); err != nil {
-		t.Fatal(err)
-	}
-	decisions := []string{}
-	for _, g := range gens {
-		decisions = append(decisions, g.Decision)
-	}
-	if strings.Join(decisions, ",") != "baseline,accept,reject,reject" || !gens[1].Head || gens[1].Component != "system_prompt.md" || len(gens[1].TraceIDs) == 0 {
-		t.Fatalf("ledger = %+v", gens)
-	}
-	hist, err := History(home)
-	if err != nil || len(hist) != 4 || hist[3].Decision != "refused" || hist[3].Gen != nil {
-		t.Fatalf("history = %+v, %v", hist, err)
-	}
-	var table bytes.Buffer
-	if err := PrintHistory(home, &table); err != nil || !strings.Contains(table.String(), "refused") || !strings.Contains(table.String(), "Round hypothesis A") {
-		t.Errorf("history table:\n%s", table.String())
+	if len(rows) != 4 || rows[1]["goal"] != "Make the agent read before it writes." || rows[2]["goal"] != "Keep prompts short." || rows[3]["goal"] != "" {
+		t.Errorf("ledger goals = %v", rows)
 	}
 
+	// After the accept every train task passes: nothing left to learn.
+	out.Reset()
+	if err := c.Run(ctx, 1, false); err != nil || !strings.Contains(out.String(), "round: nothing") {
+		t.Errorf("a round after the accept: %v %q", err, out.String())
+	}
 	// STOP halts before the next round; nothing is recorded.
+	before, _ := History(home)
 	os.WriteFile(filepath.Join(home, "STOP"), nil, 0o644)
 	out.Reset()
 	if err := c.Run(ctx, 3, false); err != nil || !strings.Contains(out.String(), "STOP exists") {
 		t.Errorf("STOP: %v %q", err, out.String())
 	}
-	if h, _ := History(home); len(h) != 4 {
+	if h, _ := History(home); len(h) != len(before) {
 		t.Errorf("a round ran despite STOP")
 	}
+	var table bytes.Buffer
+	if err := PrintHistory(home, &table); err != nil || !strings.Contains(table.String(), "refused") || !strings.Contains(table.String(), "A hint for one task.") {
+		t.Errorf("history table:\n%s", table.String())
+	}
+}
+
+// checkGoalTaken checks that round 1 took the first queued goal, put it in
+// front of the evolver, and left the rest of the queue.
+func checkGoalTaken(t *testing.T, r Round, home string, em *fakemodel.Server, goal, rest string) {
+	t.Helper()
+	if r.Goal != goal {
+		t.Errorf("round 1 goal = %q, want %q", r.Goal, goal)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, "goals.txt"))
+	if strings.Contains(string(b), goal) || !strings.Contains(string(b), rest) {
+		t.Errorf("goals.txt after round 1 = %q", b)
+	}
+	reqs := em.Requests()
+	if len(reqs) == 0 || !strings.Contains(string(reqs[0].Body), "The operator's goal for this round: "+goal) {
+		t.Errorf("the evolver was not shown the goal")
+	}
+	seen := false
+	for _, req := range reqs {
+		seen = seen || strings.Contains(string(req.Body), "Every earlier candidate of this ledger")
+	}
+	if !seen {
+		t.Errorf("the evolver's read of history/README.md never reached it")
+	}
+}
+
+// checkTraces checks traces/ in a workspace against the ledger: every head
+// train run is there, failed and passed; the largest tool result of a failed
+// run reads back whole through the harness's own read_file and middleware.
+func checkTraces(t *testing.T, ws, home string, c Config, train []string) {
+	t.Helper()
+	index := readAll(t, filepath.Join(ws, "traces", "README.md"))
+	var runs []anchor.Run
+	dirs, _ := os.ReadDir(filepath.Join(ws, "traces"))
+	for _, d := range dirs {
+		if d.IsDir() {
+			rows, err := ledgerdb.Query(context.Background(), filepath.Join(home, "ledger.db"), `SELECT id, task_id, score, trace_path FROM runs WHERE id = ?`, d.Name())
+			if err != nil || len(rows) != 1 {
+				t.Fatalf("traces/%s is no run of the ledger: %v", d.Name(), err)
+			}
+			runs = append(runs, anchor.Run{ID: d.Name(), TaskID: str(rows[0]["task_id"]), Score: *number(rows[0]["score"]), TracePath: str(rows[0]["trace_path"])})
+		}
+	}
+	passed, failed := 0, 0
+	for _, r := range runs {
+		if r.Score == 1 {
+			passed++
+		} else {
+			failed++
+		}
+		if !strings.Contains(index, r.TaskID) || !strings.Contains(index, r.ID+"/index.md") {
+			t.Errorf("traces/README.md lacks run %s of %s:\n%s", r.ID, r.TaskID, index)
+		}
+	}
+	if len(runs) != len(train) || passed == 0 || failed == 0 {
+		t.Fatalf("traces/ holds %d runs, %d passed and %d failed; want all %d train tasks, both kinds", len(runs), passed, failed, len(train))
+	}
+
+	// The largest tool result of a failed run.
+	var big string
+	var bigRun anchor.Run
+	for _, r := range runs {
+		raw, err := os.ReadFile(r.TracePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			var ev struct{ Type, Result string }
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "tool_result" && r.Score < 1 && len(ev.Result) > len(big) {
+				big, bigRun = ev.Result, r
+			}
+		}
+	}
+	if len(big) < 20000 {
+		t.Fatalf("the largest tool result of a failed run has %d characters; the test needs one over 20000", len(big))
+	}
+	read, trunc := tools.ReadFile(), agent.Middleware()
+	var joined strings.Builder
+	files, _ := filepath.Glob(filepath.Join(ws, "traces", bigRun.ID, "step-*"))
+	sortParts(files)
+	for _, f := range files {
+		rel, _ := filepath.Rel(ws, f)
+		shown := read.Run(map[string]any{"path": rel}, &core.Context{Root: ws, Name: "read_file"})
+		full := shown
+		for _, m := range trunc {
+			if h, ok := m.(core.AfterTool); ok {
+				shown = h.AfterTool(core.NewState(0, 0, core.Usage{}, nil), core.ToolCall{Name: "read_file"}, shown)
+			}
+		}
+		if shown != full {
+			t.Fatalf("read_file %s: the agent would see it truncated (%d characters)", rel, len(full))
+		}
+		if strings.Contains(filepath.Base(f), ".part") {
+			_, full, _ = strings.Cut(full, "\n") // the part's own header line
+		}
+		joined.WriteString(full)
+	}
+	if !strings.Contains(joined.String(), big) {
+		t.Errorf("the %d-character result of run %s is not readable whole from traces/%s", len(big), bigRun.ID, bigRun.ID)
+	}
+	if idx := readAll(t, filepath.Join(ws, "traces", bigRun.ID)); !strings.Contains(idx, fmt.Sprintf("| %d |", len(big))) {
+		t.Errorf("the run's index does not give the result's size %d", len(big))
+	}
+}
+
+var partNo = regexp.MustCompile(`^(.*)\.part(\d+)(\.\w+)$`)
+
+// sortParts orders step files by step and part number.
+func sortParts(files []string) {
+	key := func(f string) string {
+		if m := partNo.FindStringSubmatch(f); m != nil {
+			return fmt.Sprintf("%s%s.%06s", m[1], m[3], m[2])
+		}
+		return f
+	}
+	slices.SortFunc(files, func(a, b string) int { return strings.Compare(key(a), key(b)) })
+}
+
+// checkNoHoldout scans every file of every workspace for holdout task ids,
+// holdout run ids, the anchor's holdout reasons, and numbers next to the
+// word holdout or a p-value.
+func checkNoHoldout(t *testing.T, home string, workspaces []string, holdout []string) {
+	t.Helper()
+	ledger := filepath.Join(home, "ledger.db")
+	forbidden := slices.Clone(holdout)
+	rows, _ := ledgerdb.Query(context.Background(), ledger, `SELECT id FROM runs WHERE split = 'holdout'`)
+	for _, r := range rows {
+		forbidden = append(forbidden, str(r["id"]))
+	}
+	rows, _ = ledgerdb.Query(context.Background(), ledger, `SELECT reason FROM generations WHERE reason LIKE '%holdout%'`)
+	for _, r := range rows {
+		forbidden = append(forbidden, str(r["reason"]))
+	}
+	if len(rows) < 2 {
+		t.Fatalf("the ledger has %d reasons naming holdout; the test needs the rejection and the accept", len(rows))
+	}
+	numbers := regexp.MustCompile(`(?i)holdout[^\n]{0,24}\d`)
+	pValue := regexp.MustCompile(`\bp\s*[=<>]\s*0?\.\d`)
+	for _, ws := range workspaces {
+		files, err := anchor.ReadTree(ws, false)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("read workspace %s: %v", ws, err)
+		}
+		for name, body := range files {
+			for _, f := range forbidden {
+				if bytes.Contains(body, []byte(f)) {
+					t.Errorf("%s/%s holds %q, a holdout secret", ws, name, f)
+				}
+			}
+			if m := numbers.Find(body); m != nil {
+				t.Errorf("%s/%s holds %q, a holdout number", ws, name, m)
+			}
+			if m := pValue.Find(body); m != nil && !strings.HasPrefix(name, "harness/") {
+				t.Errorf("%s/%s holds %q, a p-value", ws, name, m)
+			}
+		}
+	}
+}
+
+// readAll returns a file, or every file under a folder, as one text.
+func readAll(t *testing.T, path string) string {
+	t.Helper()
+	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+		b, _ := os.ReadFile(path)
+		return string(b)
+	}
+	files, err := anchor.ReadTree(path, false)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		b.Write(files[name])
+	}
+	return b.String()
 }
 
 func TestEvolveEnv(t *testing.T) {

@@ -1,94 +1,94 @@
 package evolve
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"ratchet/anchor"
 	"strings"
+
+	"ratchet/anchor"
 )
 
-// evolvePrompt is the evolve task's prompt. It asks for a general change:
-// the anchor rejects any edit that carries a train task's strings.
-const evolvePrompt = `This folder is a coding agent: a Go program (a harness) that drives a language model to fix bugs in Go repositories through four tools. manifest.toml lists the files you may change. FAILED.md lists training tasks the agent failed, and traces/ holds its step-by-step traces of those runs (JSON lines: model replies, tool calls, tool results).
-
-1. Read FAILED.md and the traces. Diagnose what went wrong in the agent's behaviour.
-2. Form one hypothesis: a change to exactly one file listed in manifest.toml that would make the agent succeed more often on tasks like these. The change must help in general: never copy task names, module names, file names or strings from the traces into it.
-3. Make that change with write_file, keeping the rest of the file as it is.
-4. Write the hypothesis, in one or two sentences, to HYPOTHESIS.md.
-5. Run run_tests: the harness must still build and pass its own tests. Then stop.
+// evolvePrompt is the evolve task's prompt; the workspace's README.md says
+// the rest. It asks for a general change: the anchor rejects an edit that
+// carries a train task's strings.
+const evolvePrompt = `This folder is a workspace for improving a coding agent. harness/ is the agent: a Go program (a harness) that drives a language model through four tools to fix bugs in Go repositories. README.md describes everything here; read it first.
+%s
+1. Read history/README.md: every change tried before, what it fixed and broke on the training tasks, and whether it was accepted. Do not propose a rejected hypothesis again unless you say in HYPOTHESIS.md what is different this time.
+2. Read traces/README.md, then the traces of failed runs, and compare them with passed runs. Diagnose what the agent does wrong.
+3. Form one hypothesis: a change to exactly one file listed in harness/manifest.toml that would make the agent succeed more often on tasks like these. The change must help in general: never copy task names, module names, file names or strings from the traces into it.
+4. Make that change with write_file (paths start with harness/), keeping the rest of the file as it is.
+5. Write the hypothesis, in one or two sentences, to HYPOTHESIS.md.
+6. Run run_tests: the harness must still build and pass its own tests. Then stop.
 `
 
-// extras are the files of the evolve task that are not part of the harness.
-var extras = map[string]bool{"traces": true, "FAILED.md": true, "HYPOTHESIS.md": true}
-
-// buildTask writes the evolve task: the head harness plus condensed traces.
-func (c Config) buildTask(dir string, failed []run) error {
-	repo := filepath.Join(dir, "repo")
-	if err := copyDir(c.Harness, repo); err != nil {
-		return err
+// goalLine puts the operator's goal in front of the evolver.
+func goalLine(goal string) string {
+	if goal == "" {
+		return ""
 	}
-	var list strings.Builder
-	list.WriteString("# Failed training runs\n\n| run | task | score | trace |\n|---|---|---|---|\n")
-	for _, f := range failed {
-		name := "traces/" + f.ID + ".jsonl"
-		fmt.Fprintf(&list, "| %s | %s | %.2f | %s |\n", f.ID, f.TaskID, f.Score, name)
-		b, err := condense(f.TracePath)
-		if err != nil {
-			return err
-		}
-		if err := writeFile(filepath.Join(repo, name), b); err != nil {
-			return err
-		}
-	}
-	toml := fmt.Sprintf("prompt = %q\ntest = %q\ntimeout = \"900s\"\n", evolvePrompt, c.TestCommand)
-	return errors.Join(writeFile(filepath.Join(repo, "FAILED.md"), []byte(list.String())), writeFile(filepath.Join(dir, "task.toml"), []byte(toml)))
+	return "\nThe operator's goal for this round: " + goal + "\nChoose a change that serves this goal, and say in HYPOTHESIS.md how it does.\n"
 }
 
-const (
-	fieldLimit = 1500  // characters kept of one long text field
-	traceLimit = 40000 // bytes kept of one trace
-)
+const workspaceREADME = `# The evolve workspace
 
-// condense shortens a trace for the evolver: long texts keep their head and
-// tail, and a long trace keeps its first and last events. Run ids stay.
-func condense(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read trace: %w", err)
+You improve the coding agent in harness/ by changing exactly one of its editable files.
+
+| path | what it holds |
+|---|---|
+| harness/ | the agent, generation %d of this ledger (the head). harness/manifest.toml lists the files you may change. |
+| traces/README.md | every training task's latest run of this harness, failed and passed: task, score, tests passed |
+| traces/<run>/index.md | one run's steps: every tool call with its arguments, result size and errors, and the files holding each step |
+| traces/<run>/step-NNN.txt | one step of a run in full: the model's reply, the calls, and each tool result, nothing cut |
+| history/README.md | every earlier candidate: decision, component, train tasks fixed and broken, hypothesis |
+| history/gen-NNN/ | one candidate: candidate.md (hypothesis, decision, reason, per training task fixed and broken) and diff.patch |
+| HYPOTHESIS.md | you write it: your hypothesis in one or two sentences |
+%s
+Every file here is shorter than 5000 characters, so read_file shows it whole. A longer text is split
+into numbered parts (step-004.part1.txt, step-004.part2.txt, ...); the first line of each part says
+which part it is and where it continues.
+
+How the judge decides: a candidate is accepted only if the agent does better on the training tasks
+and also on held-out tasks that you never see. Held-out results are shown only as the decision.
+`
+
+// workspace is what one round reads from the ledger before it builds the
+// evolve task.
+type workspace struct {
+	ledger ledger
+	gens   []anchor.Gen
+	head   anchor.Gen
+	runs   []anchor.Run // the head's latest train run of every task
+	failed []string     // ids of the failed ones
+}
+
+// buildTask writes the evolve task: task.toml and repo/, the workspace.
+func (c Config) buildTask(ctx context.Context, dir string, w workspace, goal string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
 	}
-	defer f.Close()
-	var lines [][]byte
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var ev map[string]any
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
-			continue
-		}
-		for k, v := range ev {
-			if s, ok := v.(string); ok && len(s) > fieldLimit {
-				ev[k] = s[:fieldLimit/2] + fmt.Sprintf("\n[... %d characters left out ...]\n", len(s)-fieldLimit) + s[len(s)-fieldLimit/2:]
-			}
-		}
-		b, _ := json.Marshal(ev)
-		lines = append(lines, b)
+	repo := filepath.Join(dir, "repo")
+	if err := copyDir(c.Harness, filepath.Join(repo, "harness")); err != nil {
+		return err
 	}
-	total := 0
-	for _, l := range lines {
-		total += len(l) + 1
+	if err := writeTraces(filepath.Join(repo, "traces"), w.runs); err != nil {
+		return err
 	}
-	for total > traceLimit && len(lines) > 4 { // drop from the middle
-		mid := len(lines) / 2
-		total -= len(lines[mid]) + 1
-		lines = append(lines[:mid], lines[mid+1:]...)
+	if err := c.writeHistory(ctx, filepath.Join(repo, "history"), w.ledger, w.gens); err != nil {
+		return err
 	}
-	return append(bytes.Join(lines, []byte("\n")), '\n'), sc.Err()
+	goalSection := ""
+	if goal != "" {
+		goalSection = "\n## The operator's goal for this round\n\n" + goal + "\n"
+	}
+	readme := fmt.Sprintf(workspaceREADME, w.head.Gen, goalSection)
+	prompt := strings.ReplaceAll(fmt.Sprintf(evolvePrompt, goalLine(goal)), "'''", "''")
+	toml := fmt.Sprintf("prompt = '''\n%s'''\ntest = %q\ntimeout = \"900s\"\n", prompt, "cd harness && "+c.TestCommand)
+	return errors.Join(writeFile(filepath.Join(repo, "README.md"), []byte(readme)), writeFile(filepath.Join(dir, "task.toml"), []byte(toml)))
 }
 
 // changedFiles lists the harness files that differ between the head working
@@ -117,11 +117,11 @@ func changedFiles(head, result string) ([]string, error) {
 }
 
 // readDir reads a harness tree (see anchor.ReadTree: links are never
-// followed), leaving out dot-entries and the evolve task's extras.
+// followed), leaving out dot-entries.
 func readDir(dir string) (map[string][]byte, error) {
 	files, err := anchor.ReadTree(dir, false)
 	for name := range files {
-		if first, _, _ := strings.Cut(name, "/"); extras[first] || strings.HasPrefix(first, ".") {
+		if strings.HasPrefix(name, ".") || strings.Contains(name, "/.") {
 			delete(files, name)
 		}
 	}
