@@ -1,0 +1,157 @@
+// Package harnesses finds the harness the front doors run, checks it and
+// builds it. In order: the folder the user names (--harness); else the head
+// snapshot of the ledger the user names (see Ledger), verified against the
+// hash the ledger records; else the hand-written baseline embedded in the
+// ratchet binary. Builds are cached by hash in the ratchet home. The ledger
+// is only read, never written: the anchor owns it.
+//
+// It imports the anchor (for its tree reader and hash) and ledgerdb.
+package harnesses
+
+import (
+	"archive/tar"
+	"bytes"
+	"crypto/rand"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"ratchet/anchor"
+)
+
+//go:generate go run gen_baseline.go
+
+// baselineTar is harness/ as it is in the repository, archived by
+// gen_baseline.go (the harness is its own module, so go:embed cannot reach it).
+//
+//go:embed baseline.tar
+var baselineTar []byte
+
+// Kind says where a harness came from.
+type Kind string
+
+// The three places a harness comes from, in the order Locate tries them.
+const (
+	Folder   Kind = "folder"   // a folder the user named
+	Head     Kind = "head"     // the head snapshot of a ledger
+	Baseline Kind = "baseline" // the hand-written harness built into ratchet
+)
+
+// Harness is a located and verified harness: its files and their origin.
+type Harness struct {
+	Kind  Kind
+	Path  string // the folder (Folder) or the ledger's anchor home (Head), absolute
+	Gen   int    // the head generation (Head)
+	Hash  string // anchor.HashOf(Files)
+	Files map[string][]byte
+}
+
+// String says which harness this is, as request records and summaries show
+// it: "head of /home/me/evolve/.anchor (gen 7, 3f2a9c1d0b7e…)".
+func (h *Harness) String() string {
+	switch h.Kind {
+	case Folder:
+		return fmt.Sprintf("folder %s (%s…)", h.Path, short(h.Hash))
+	case Head:
+		return fmt.Sprintf("head of %s (gen %d, %s…)", h.Path, h.Gen, short(h.Hash))
+	}
+	return fmt.Sprintf("built-in baseline (%s…)", short(h.Hash))
+}
+
+func short(hash string) string { return hash[:min(12, len(hash))] }
+
+// Locate returns the harness the doors run: the folder when one is named,
+// else the head of the ledger (an anchor home) when one is named, else the
+// built-in baseline. A head snapshot that no longer matches its hash is an
+// error saying so; Locate never falls back past a harness the user named.
+func Locate(folder, ledger string) (*Harness, error) {
+	switch {
+	case folder != "":
+		return FromFolder(folder)
+	case ledger != "":
+		return HeadOf(ledger)
+	}
+	return BuiltIn()
+}
+
+// FromFolder reads a harness folder as the anchor would snapshot it.
+func FromFolder(dir string) (*Harness, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	files, err := anchor.ReadTree(abs, true)
+	if err == nil && files["manifest.toml"] == nil {
+		err = errors.New("it has no manifest.toml")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the harness folder %s cannot be used (%v); point --harness at a harness folder, or drop it to use the ledger's head or the built-in baseline", abs, err)
+	}
+	return &Harness{Kind: Folder, Path: abs, Hash: anchor.HashOf(files), Files: files}, nil
+}
+
+// BuiltIn returns the hand-written baseline embedded in the binary.
+func BuiltIn() (*Harness, error) {
+	files := map[string][]byte{}
+	tr := tar.NewReader(bytes.NewReader(baselineTar))
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read the built-in baseline: %w; rebuild ratchet", err)
+		}
+		if hdr.Typeflag != tar.TypeReg || !filepath.IsLocal(hdr.Name) {
+			return nil, fmt.Errorf("read the built-in baseline: unexpected entry %q; run go generate ./internal/harnesses", hdr.Name)
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, fmt.Errorf("read the built-in baseline: %w; rebuild ratchet", err)
+		}
+		files[hdr.Name] = b
+	}
+	if files["manifest.toml"] == nil {
+		return nil, errors.New("the built-in baseline has no manifest.toml; run go generate ./internal/harnesses and rebuild ratchet")
+	}
+	return &Harness{Kind: Baseline, Hash: anchor.HashOf(files), Files: files}, nil
+}
+
+// Build compiles the harness into home/builds/<hash>, once per hash, offline,
+// from a private copy of the verified files (so nothing can change them
+// between the check and the build), and returns the binary's path.
+func (h *Harness) Build(home string) (string, error) {
+	builds, err := filepath.Abs(filepath.Join(home, "builds"))
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(builds, h.Hash)
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	if err := os.MkdirAll(builds, 0o755); err != nil {
+		return "", fmt.Errorf("create %s: %w; set RATCHET_HOME to a writable folder", builds, err)
+	}
+	src, err := os.MkdirTemp(builds, "src-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(src)
+	if err := anchor.WriteTree(src, h.Files); err != nil {
+		return "", fmt.Errorf("write the harness source to %s: %w", src, err)
+	}
+	tmp := bin + ".tmp-" + rand.Text()
+	cmd := exec.Command("go", "build", "-trimpath", "-o", tmp, ".")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("build the harness %s: %v: %s", h, err, strings.TrimSpace(string(out)))
+	}
+	return bin, os.Rename(tmp, bin)
+}

@@ -1,0 +1,184 @@
+package harnesses
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"ratchet/anchor"
+)
+
+func repoHarness() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "harness")
+}
+
+// The embedded baseline is harness/ as it is now; when this fails, run
+// go generate ./internal/harnesses and commit baseline.tar.
+func TestBaselineIsUpToDate(t *testing.T) {
+	files, err := anchor.ReadTree(repoHarness(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := BuiltIn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := anchor.HashOf(files); b.Hash != want {
+		for name, body := range files {
+			if string(b.Files[name]) != string(body) {
+				t.Errorf("%s differs from the built-in baseline", name)
+			}
+		}
+		for name := range b.Files {
+			if files[name] == nil {
+				t.Errorf("%s is in the built-in baseline but not in harness/", name)
+			}
+		}
+		t.Fatalf("built-in baseline %s, harness/ %s: run go generate ./internal/harnesses and commit baseline.tar", b.Hash, want)
+	}
+	// The archive is the very tar that anchor.HashOf hashes: deterministic.
+	if sum := sha256.Sum256(baselineTar); hex.EncodeToString(sum[:]) != b.Hash {
+		t.Errorf("baseline.tar is not the deterministic archive of its files; regenerate it with go generate")
+	}
+	if !strings.HasPrefix(b.String(), "built-in baseline (") {
+		t.Errorf("String() = %q", b.String())
+	}
+}
+
+func TestSnapshotRefusesTampering(t *testing.T) {
+	files := map[string][]byte{"manifest.toml": []byte("editable = []\n"), "main.go": []byte("package main\n\nfunc main() {}\n")}
+	hash := anchor.HashOf(files)
+	tests := []struct {
+		name   string
+		tamper func(dir string)
+		want   string
+	}{
+		{"intact", func(string) {}, ""},
+		{"file changed", func(dir string) {
+			os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() { panic(1) }\n"), 0o644)
+		}, "changed after the anchor accepted it"},
+		{"file added", func(dir string) { os.WriteFile(filepath.Join(dir, "extra.go"), []byte("package main\n"), 0o644) }, "changed after the anchor accepted it"},
+		{"file removed", func(dir string) { os.Remove(filepath.Join(dir, "main.go")) }, "changed after the anchor accepted it"},
+		{"symlink", func(dir string) {
+			os.Remove(filepath.Join(dir, "main.go"))
+			os.Symlink("/etc/passwd", filepath.Join(dir, "main.go"))
+		}, "not a regular file"},
+		{"missing", func(dir string) { os.RemoveAll(dir) }, "cannot be read"},
+	}
+	for _, tt := range tests {
+		ledger := t.TempDir()
+		dir := filepath.Join(ledger, "snapshots", hash)
+		if err := anchor.WriteTree(dir, files); err != nil {
+			t.Fatal(err)
+		}
+		tt.tamper(dir)
+		got, err := Snapshot(ledger, hash)
+		switch {
+		case tt.want == "" && (err != nil || anchor.HashOf(got) != hash):
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if _, err := Snapshot(t.TempDir(), "../../etc"); err == nil || !strings.Contains(err.Error(), "malformed") {
+		t.Errorf("a malformed hash: %v", err)
+	}
+}
+
+func TestLedgerSetting(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("ANCHOR_HOME", "")
+	t.Setenv("RATCHET_LEDGER", "")
+	config := filepath.Join(home, ".config", "ratchet", "config")
+	os.MkdirAll(filepath.Dir(config), 0o755)
+	tests := []struct {
+		name, flag, anchorHome, env, config string
+		want, from, err                     string
+	}{
+		{name: "nothing", want: "", from: ""},
+		{name: "config", config: "# mine\nledger = ~/evolve/.anchor  # the one I evolve\n", want: home + "/evolve/.anchor", from: config},
+		{name: "config quoted", config: `ledger = "/srv/ledger"` + "\n", want: "/srv/ledger", from: config},
+		{name: "env beats config", env: "/e", config: "ledger = /c\n", want: "/e", from: "RATCHET_LEDGER"},
+		{name: "ANCHOR_HOME beats env", anchorHome: "/a", env: "/e", want: "/a", from: "ANCHOR_HOME"},
+		{name: "flag beats all", flag: "/f", anchorHome: "/a", env: "/e", config: "ledger = /c\n", want: "/f", from: "--ledger"},
+		{name: "unknown key", config: "harness = /x\n", err: `line 1: unknown setting "harness"`},
+		{name: "not key value", config: "\n/srv/ledger\n", err: "line 2: \"/srv/ledger\" is not key = value"},
+		{name: "empty value", config: "ledger =\n", err: "ledger has no path"},
+	}
+	for _, tt := range tests {
+		t.Setenv("ANCHOR_HOME", tt.anchorHome)
+		t.Setenv("RATCHET_LEDGER", tt.env)
+		os.Remove(config)
+		if tt.config != "" {
+			os.WriteFile(config, []byte(tt.config), 0o644)
+		}
+		got, from, err := Ledger(tt.flag)
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+		case tt.err == "" && (err != nil || got != tt.want || from != tt.from):
+			t.Errorf("%s: Ledger = %q from %q (%v), want %q from %q", tt.name, got, from, err, tt.want, tt.from)
+		}
+	}
+	// A path to ledger.db names its folder.
+	ledger := filepath.Join(home, "l")
+	os.MkdirAll(ledger, 0o755)
+	os.WriteFile(filepath.Join(ledger, "ledger.db"), nil, 0o644)
+	if got, _, _ := Ledger(filepath.Join(ledger, "ledger.db")); got != ledger {
+		t.Errorf("Ledger(ledger.db) = %q, want %q", got, ledger)
+	}
+}
+
+func TestLocateOrderAndErrors(t *testing.T) {
+	h, err := Locate(repoHarness(), "/no/such/ledger")
+	if err != nil || h.Kind != Folder || !strings.HasPrefix(h.String(), "folder /") {
+		t.Errorf("a folder wins over a ledger: %v %v", h, err)
+	}
+	if _, err := Locate("", "/no/such/ledger"); err == nil || !strings.Contains(err.Error(), "no ledger at /no/such/ledger") {
+		t.Errorf("a named ledger that is missing: %v", err)
+	}
+	if _, err := Locate(t.TempDir(), ""); err == nil || !strings.Contains(err.Error(), "no manifest.toml") {
+		t.Errorf("a folder that is no harness: %v", err)
+	}
+	if h, err := Locate("", ""); err != nil || h.Kind != Baseline {
+		t.Errorf("nothing named: %v %v", h, err)
+	}
+}
+
+func TestBuildIsCachedByHash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the harness")
+	}
+	b, err := BuiltIn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	bin, err := b.Build(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(bin) != b.Hash {
+		t.Errorf("binary %s is not named by the hash %s", bin, b.Hash)
+	}
+	st, _ := os.Stat(bin)
+	again, err := b.Build(home)
+	st2, _ := os.Stat(again)
+	if err != nil || again != bin || !st.ModTime().Equal(st2.ModTime()) {
+		t.Errorf("the second build was not served from the cache: %v", err)
+	}
+	bad := &Harness{Kind: Folder, Path: "/x", Hash: strings.Repeat("0", 64), Files: map[string][]byte{"go.mod": []byte("module h\n"), "main.go": []byte("package main\nfunc main() { nope }\n")}}
+	if _, err := bad.Build(home); err == nil || !strings.Contains(err.Error(), "build the harness folder /x") {
+		t.Errorf("a harness that does not compile: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(home, "builds")); len(entries) != 1 {
+		t.Errorf("builds/ holds %d entries, want only the one binary", len(entries))
+	}
+}
