@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,13 +19,15 @@ import (
 	"time"
 
 	"ratchet/anchor"
+	"ratchet/internal/harnesses"
 
 	_ "modernc.org/sqlite"
 )
 
 // Config is where the door keeps its records and how it runs the harness.
 type Config struct {
-	Harness    string        // the harness source folder: the head working copy
+	Harness    string        // a harness folder the user named (--harness); "" for the ledger's head or the baseline
+	Ledger     string        // the anchor home whose head snapshot runs when Harness is ""; "" for the built-in baseline
 	Home       string        // RATCHET_HOME: sessions.db, builds/, traces/
 	Env        []string      // the environment with the MODEL_* settings
 	Sandbox    bool          // run the agent under bubblewrap, as the anchor does
@@ -77,6 +78,8 @@ type Record struct {
 	TestsAfter  string   `json:"tests_after"`
 	TracePath   string   `json:"trace_path"`
 	Withheld    []string `json:"withheld,omitempty"` // --sandbox: changed paths not written back (dot-paths, links)
+	Harness     string   `json:"harness"`            // which harness ran: "head of /x/.anchor (gen 7, 3f2a…)", "built-in baseline (…)", "folder DIR (…)"
+	HarnessHash string   `json:"harness_hash"`       // anchor.HashOf of its files
 	Started     string   `json:"started"`
 	Finished    string   `json:"finished"`
 }
@@ -126,6 +129,10 @@ func Open(cfg Config) (*Door, error) {
 
 // Close closes the records.
 func (d *Door) Close() error { return d.db.Close() }
+
+// Ledger is the anchor home whose head the door runs, "" when it runs a
+// folder or the built-in baseline.
+func (d *Door) Ledger() string { return d.cfg.Ledger }
 
 func getenv(env []string, k string) string {
 	for i := len(env) - 1; i >= 0; i-- {
@@ -178,10 +185,16 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	}
 	rec := Record{ID: newID(), Session: cmp(r.Session, newID()), Project: r.Project, Request: r.Text,
 		Test: cmp(d.cfg.Test, DetectTest(r.Project)), Started: now(), Calls: []Call{}, Changed: []string{}}
-	bin, err := d.build()
+	h, err := harnesses.Locate(d.cfg.Harness, d.cfg.Ledger)
 	if err != nil {
 		return Record{}, err
 	}
+	bin, err := h.Build(d.cfg.Home)
+	if err != nil {
+		return Record{}, err
+	}
+	rec.Harness, rec.HarnessHash = h.String(), h.Hash
+	fmt.Fprintf(progress, "harness: %s\n", rec.Harness)
 	before, _ := anchor.ReadTree(r.Project, false)
 	rec.TestsBefore = d.tests(ctx, r.Project, rec.Test)
 	fmt.Fprintf(progress, "tests before: %s\n", rec.TestsBefore)
@@ -263,24 +276,6 @@ func (d *Door) Sessions() ([]Session, error) {
 		out = append(out, s)
 	}
 	return out, rows.Err()
-}
-
-// build compiles the harness folder once per content.
-func (d *Door) build() (string, error) {
-	files, err := anchor.ReadTree(d.cfg.Harness, true)
-	if err != nil || files["manifest.toml"] == nil {
-		return "", fmt.Errorf("the harness folder %s cannot be read (%v); point --harness at the head harness", d.cfg.Harness, err)
-	}
-	bin, _ := filepath.Abs(filepath.Join(d.cfg.Home, "builds", anchor.HashOf(files)[:24]))
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	cmd := exec.Command("go", "build", "-trimpath", "-o", bin+".tmp", ".")
-	cmd.Dir, cmd.Env = d.cfg.Harness, append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=readonly", "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build the harness: %v: %s", err, strings.TrimSpace(string(out)))
-	}
-	return bin, os.Rename(bin+".tmp", bin)
 }
 
 func changed(before, after map[string][]byte) []string {

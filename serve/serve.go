@@ -200,8 +200,8 @@ func Summary(rec door.Record) string {
 	if len(rec.Changed) > 0 {
 		changed = strings.Join(rec.Changed, ", ")
 	}
-	return fmt.Sprintf("%s\n\n---\noutcome: %s after %d steps; files changed: %s; tests before: %s; tests after: %s; session: %s; record: %s",
-		strings.TrimSpace(rec.Answer), rec.Outcome, rec.Steps, changed, rec.TestsBefore, rec.TestsAfter, rec.Session, rec.ID)
+	return fmt.Sprintf("%s\n\n---\noutcome: %s after %d steps; files changed: %s; tests before: %s; tests after: %s; session: %s; record: %s\nharness: %s",
+		strings.TrimSpace(rec.Answer), rec.Outcome, rec.Steps, changed, rec.TestsBefore, rec.TestsAfter, rec.Session, rec.ID, rec.Harness)
 }
 
 // chat runs the last user message as a request. The project comes from the

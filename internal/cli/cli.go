@@ -18,6 +18,7 @@ const usage = `usage: ratchet COMMAND
   serve [--addr 127.0.0.1:PORT] [--project DIR]   POST /v1/ask and OpenAI-compatible /v1/chat/completions
   mcp                  an MCP server on stdio (ask, sessions, ledger queries)
   editors [--write DIR]   the MCP configuration for VS Code, Cursor, Claude Code and Zed
+  harness which|export [--gen N] DIR   what the doors run here; write a generation's snapshot as a folder
   ui [--addr 127.0.0.1:PORT]   a read-only dashboard over the ledger in ANCHOR_HOME
   plan [--aa N] [--p P --holdout N] [--json]   what gain the gate can detect on this suite
 see README.md`
@@ -52,6 +53,8 @@ func run(ctx context.Context, args []string) error {
 		return mcpCommand(ctx, args[1:])
 	case "editors":
 		return editorsCommand(args[1:])
+	case "harness":
+		return harnessCommand(ctx, args[1:])
 	case "ui":
 		return uiCommand(ctx, args[1:])
 	case "plan":

@@ -24,11 +24,16 @@ import (
 func doorFlags(fs *flag.FlagSet) func(with ...func(*door.Config)) (*door.Door, error) {
 	home, _ := os.UserHomeDir()
 	h := fs.String("home", firstEnv("RATCHET_HOME", filepath.Join(home, ".ratchet")), "request records, builds and traces (RATCHET_HOME)")
-	harness := fs.String("harness", firstEnv("RATCHET_HARNESS", "harness"), "the head harness folder (RATCHET_HARNESS)")
+	harness := fs.String("harness", os.Getenv("RATCHET_HARNESS"), "run this harness folder (RATCHET_HARNESS); default: the ledger's head, else the built-in baseline")
+	ledgerFlag := fs.String("ledger", "", "run the head of this ledger (an anchor home); default: ANCHOR_HOME, RATCHET_LEDGER, ~/.config/ratchet/config")
 	sandbox := fs.Bool("sandbox", false, "run the agent under bubblewrap, as the anchor does")
 	numCtx := fs.Int("num-ctx", 16384, "context size stated to the model (Ollama's num_ctx); 0 leaves MODEL_OPTIONS as it is")
 	return func(with ...func(*door.Config)) (*door.Door, error) {
-		cfg := door.Config{Harness: *harness, Home: *h, Env: os.Environ(), Sandbox: *sandbox, NumCtx: *numCtx}
+		ledger, _, err := doorLedger(*harness, *ledgerFlag)
+		if err != nil {
+			return nil, err
+		}
+		cfg := door.Config{Harness: *harness, Ledger: ledger, Home: *h, Env: os.Environ(), Sandbox: *sandbox, NumCtx: *numCtx}
 		for _, f := range with {
 			f(&cfg)
 		}
@@ -152,5 +157,8 @@ func mcpCommand(ctx context.Context, args []string) error {
 	}
 	defer d.Close()
 	ledger := filepath.Join(firstEnv("ANCHOR_HOME", ".anchor"), "ledger.db")
+	if l := d.Ledger(); l != "" {
+		ledger = filepath.Join(l, "ledger.db")
+	}
 	return mcpdoor.New(d, ledger).Run(ctx, &mcp.StdioTransport{})
 }

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"ratchet/internal/harnesses"
+)
+
+const harnessUsage = `usage: ratchet harness which [--harness DIR] [--ledger DIR]   what run, serve and mcp would use here
+       ratchet harness export [--gen N] [--ledger DIR] DIR         write a generation's snapshot (default: the head) as a folder`
+
+// doorLedger is the ledger whose head the doors run: none when a harness
+// folder is named, else the one harnesses.Ledger finds.
+func doorLedger(folder, flag string) (ledger, from string, err error) {
+	if folder != "" {
+		return "", "", nil
+	}
+	return harnesses.Ledger(flag)
+}
+
+func harnessCommand(_ context.Context, args []string) error {
+	if len(args) == 0 {
+		return errors.New(harnessUsage)
+	}
+	fs := flag.NewFlagSet("harness "+args[0], flag.ContinueOnError)
+	folder := fs.String("harness", "", "a harness folder")
+	ledgerFlag := fs.String("ledger", "", "a ledger (an anchor home); default: ANCHOR_HOME, RATCHET_LEDGER, ~/.config/ratchet/config")
+	gen := fs.Int("gen", -1, "the generation to export (anchor log lists them); default: the head")
+	if err := fs.Parse(args[1:]); err != nil {
+		return fmt.Errorf("%v\n%s", err, harnessUsage)
+	}
+	switch {
+	case args[0] == "which" && fs.NArg() == 0:
+		ledger, from, err := doorLedger(*folder, *ledgerFlag)
+		if err != nil {
+			return err
+		}
+		h, err := harnesses.Locate(*folder, ledger)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("harness: %s\nhash: %s\n", h, h.Hash)
+		if from != "" {
+			fmt.Printf("ledger named by: %s\n", from)
+		}
+		return nil
+	case args[0] == "export" && fs.NArg() == 1 && *folder == "":
+		ledger, _, err := harnesses.Ledger(*ledgerFlag)
+		if err != nil {
+			return err
+		}
+		if ledger == "" {
+			return fmt.Errorf("no ledger named: pass --ledger DIR (an anchor home), or set RATCHET_LEDGER or ledger = PATH in %s", harnesses.ConfigFile())
+		}
+		hash, err := harnesses.Export(ledger, *gen, fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		fmt.Printf("exported %s to %s\nhash: %s\n", generation(*gen), fs.Arg(0), hash)
+		return nil
+	}
+	return errors.New(harnessUsage)
+}
+
+func generation(gen int) string {
+	if gen < 0 {
+		return "the head"
+	}
+	return fmt.Sprintf("generation %d", gen)
+}
