@@ -5,6 +5,7 @@ package doortest
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -53,7 +54,7 @@ func Open(t testing.TB, step func(fakemodel.Request) fakemodel.Step, sandbox boo
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	env := append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+srv.URL, "MODEL_NAME=scripted", "MODEL_OPTIONS=", "MODEL_API_KEY=sk-door-SECRET")
+	env := append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+srv.URL, "MODEL_NAME=scripted", "MODEL_OPTIONS=", "MODEL_API_KEY="+Secret)
 	cfg := door.Config{Harness: Harness(), Home: t.TempDir(), Env: env, Sandbox: sandbox, NumCtx: 8192}
 	for _, f := range with {
 		f(&cfg)
@@ -74,3 +75,26 @@ func Harness() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "harness")
 }
+
+// Ratchet builds the ratchet command into a temporary folder and returns
+// its path, for tests that go through the binary as a user would.
+func Ratchet(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "ratchet")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/ratchet")
+	cmd.Dir = filepath.Join(Harness(), "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build ratchet: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// ModelEnv is the environment of a ratchet process using the scripted model
+// at url, with a credential that must never reach the agent.
+func ModelEnv(url string) []string {
+	return append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+url, "MODEL_NAME=scripted", "MODEL_OPTIONS=", "MODEL_API_KEY="+Secret,
+		"GITHUB_TOKEN="+Secret+"-gh", "RATCHET_TOKEN=")
+}
+
+// Secret is the credential the scripted doors are given.
+const Secret = "sk-door-SECRET"
