@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -44,6 +46,7 @@ func (a *Anchor) open() error {
 	if err != nil {
 		return fmt.Errorf("open the ledger in %s: %w", a.Home, err)
 	}
+	a.sweep()
 	db.SetMaxOpenConns(1)
 	a.db = db
 	if _, err := db.Exec(schema); err != nil {
@@ -215,10 +218,30 @@ func (a *Anchor) lock() (func(), error) {
 		f.Close()
 		return nil, errors.New("another anchor init, apply or rollback holds this ledger; wait for it to finish")
 	}
+	a.sweep()
 	_, err = a.db.Exec(`UPDATE generations SET decision = 'interrupted', reason = 'interrupted during: ' || reason WHERE decision = 'pending'`)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("mark dead applies interrupted: %w", err)
 	}
 	return func() { f.Close() }, nil
+}
+
+// sweep removes what dead anchors left in tmp/<pid>: mounts and folders.
+func (a *Anchor) sweep() {
+	dirs, _ := os.ReadDir(a.path("tmp"))
+	mounts, _ := os.ReadFile("/proc/self/mountinfo")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+			continue // not a process folder, or its process lives
+		}
+		dir, _ := filepath.Abs(a.path("tmp", d.Name()))
+		for _, line := range strings.Split(string(mounts), "\n") {
+			if f := strings.Fields(line); len(f) > 4 && strings.HasPrefix(f[4], dir+"/") {
+				syscall.Unmount(f[4], syscall.MNT_DETACH)
+			}
+		}
+		os.RemoveAll(dir)
+	}
 }

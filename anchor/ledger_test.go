@@ -98,7 +98,7 @@ func TestInitTwiceAndFrozenModel(t *testing.T) {
 		t.Errorf("second init: %v", err)
 	}
 	e.a.Options = `{"options":{"num_ctx":8192}}`
-	if err := e.a.frozen(false); err == nil || !strings.Contains(err.Error(), "frozen") {
+	if err := e.a.frozen("eval"); err == nil || !strings.Contains(err.Error(), "frozen") {
 		t.Errorf("eval with other options: %v", err)
 	}
 }

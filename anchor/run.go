@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,6 +24,8 @@ import (
 )
 
 // Run is one runs row: a harness on a task under a model, one repeat.
+// Outcome says whose run it was: ok, timeout, crash, build, forged or
+// scoring are the harness's; infra is the machine's and never a score.
 type Run struct {
 	ID          string  `json:"id"`
 	HarnessHash string  `json:"harness_hash"`
@@ -42,7 +45,7 @@ type Run struct {
 	Outcome     string  `json:"outcome"`
 	Error       string  `json:"error"`
 	CreatedAt   string  `json:"created_at"`
-	Cached      bool    `json:"cached"`
+	Cached      bool    `json:"cached"` // not a column
 }
 
 const runCols = `id, harness_hash, task_hash, task_id, split, model, repeat, score, passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at`
@@ -53,9 +56,9 @@ func (r *Run) fields() []any {
 }
 
 // RunTask runs harness hash on the task in dir (one repeat), or returns the
-// cached run for (harness, task, model, repeat). Runs that went wrong are
-// recorded but never served from the cache. An infrastructure failure is
-// tried three times and then returned as an error: it is never a score.
+// cached run for (harness, task, model, repeat). Only runs without an error
+// are served from the cache. An infrastructure failure is tried three
+// times and then returned as an error: it is never a score.
 func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, force bool) (Run, error) {
 	t, err := LoadTask(dir)
 	if err != nil {
@@ -65,9 +68,9 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 	if err != nil {
 		return Run{}, fmt.Errorf("read task %s: %w", t.ID, err)
 	}
-	th := HashOf(task)
-	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ? AND repeat = ?
-		AND error = '' ORDER BY created_at DESC LIMIT 1`, hash, th, a.Model(), repeat)
+	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Split: t.Split, Model: a.Model(), Repeat: repeat, ExitCode: -1, Total: 1}
+	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ?
+		AND repeat = ? AND error = '' ORDER BY created_at DESC LIMIT 1`, hash, base.TaskHash, base.Model, repeat)
 	if err != nil {
 		return Run{}, fmt.Errorf("read the run cache: %w", err)
 	}
@@ -75,63 +78,64 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		cached[0].Cached = true
 		return cached[0], nil
 	}
-	var r Run
-	for try := 1; try <= 3; try++ {
-		r = Run{ID: strings.ToLower(rand.Text()[:16]), HarnessHash: hash, TaskHash: th, TaskID: t.ID, Split: t.Split,
-			Model: a.Model(), Repeat: repeat, ExitCode: -1, Total: 1, CreatedAt: now()}
+	for try := 1; ; try++ {
+		r := base
+		r.ID, r.CreatedAt = strings.ToLower(rand.Text()[:16]), now()
 		start := time.Now()
 		if a.Runner != "" {
 			a.remote(ctx, t, &r)
 		} else {
 			a.attempt(ctx, t, &r)
 		}
-		r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(max(r.Total, 1))
+		r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(r.Total)
 		if err := put(a.db, "runs", runCols, r.fields()...); err != nil {
 			return r, fmt.Errorf("record run: %w", err)
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || r.Outcome != "infra" {
 			return r, ctx.Err()
 		}
-		if r.Outcome != "infra" {
-			return r, nil
+		if try == 3 {
+			return r, fmt.Errorf("infrastructure failure on task %s, three times: %s; fix it and run again", t.ID, r.Error)
 		}
 	}
-	return r, fmt.Errorf("infrastructure failure on task %s after 3 tries: %s; fix it and run again", t.ID, r.Error)
 }
 
 // attempt fills in r: build, agent sandbox, scoring sandbox. What goes
-// wrong is written into r, not returned; r.Outcome says whose fault it was.
+// wrong is written into r, not returned.
 func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
-	fail := func(outcome string, err error) {
-		r.Outcome, r.Error = outcome, err.Error()
-	}
-	tmp, err := os.MkdirTemp(a.path("tmp"), r.ID+"-")
-	if err != nil {
-		fail("infra", err)
+	mine := a.path("tmp", strconv.Itoa(os.Getpid())) // swept when this process is gone
+	err := os.MkdirAll(mine, 0o755)
+	tmp, terr := os.MkdirTemp(mine, r.ID+"-")
+	if err = errors.Join(err, terr); err != nil {
+		r.Outcome, r.Error = "infra", err.Error()
 		return
 	}
 	defer os.RemoveAll(tmp)
-	defer bound(tmp, DefaultDisk)() // unmounted before the folder is removed
+	defer bound(tmp)() // unmounted before the folder is removed
 	work, sock := filepath.Join(tmp, "work"), filepath.Join(tmp, "model.sock")
 	bin, err := a.build(r.HarnessHash)
 	if errors.Is(err, errNoBuild) {
-		fail("build", err)
+		r.Outcome, r.Error = "build", err.Error()
 		return
 	}
-	files := map[string][]byte{"prompt.txt": []byte(t.Prompt), "test.txt": []byte(t.Test + "\n")}
-	if err == nil {
-		err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task"))
-	}
-	if err == nil {
-		err = WriteTree(work, files)
-	}
-	warm, werr := WarmCache()
-	proxy, perr := StartProxy(sock, ProxyConfig{API: a.API, Upstream: a.URL, Model: a.ModelName, Key: a.key, Budget: a.Budget, Seed: r.Repeat})
-	if err = errors.Join(err, werr, perr); err != nil {
-		if perr == nil {
-			proxy.Close()
+	var proxy *Proxy
+	var warm string
+	for _, step := range []func(){
+		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
+		func() {
+			err = WriteTree(work, map[string][]byte{"prompt.txt": []byte(t.Prompt), "test.txt": []byte(t.Test + "\n")})
+		},
+		func() { warm, err = WarmCache() },
+		func() {
+			proxy, err = StartProxy(sock, ProxyConfig{API: a.API, Upstream: a.URL, Model: a.ModelName, Key: a.key, Budget: a.Budget, Seed: r.Repeat})
+		},
+	} {
+		if err == nil {
+			step()
 		}
-		fail("infra", err)
+	}
+	if err != nil {
+		r.Outcome, r.Error = "infra", err.Error()
 		return
 	}
 	box := Box{Work: work, Cache: warm, Timeout: t.Timeout, Harness: bin, Socket: sock, Args: []string{"/opt/harness", "/work"},
@@ -141,62 +145,44 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	r.TokensIn, r.TokensOut = proxy.Used()
 	r.ExitCode = code
 	switch {
-	case err != nil:
-		fail("infra", err)
-		return
-	case ctx.Err() != nil:
-		fail("infra", ctx.Err())
+	case err != nil || ctx.Err() != nil:
+		r.Outcome, r.Error = "infra", errors.Join(err, ctx.Err()).Error()
 		return
 	case proxy.Failure() != "":
-		fail("infra", errors.New("the model server failed: "+proxy.Failure()))
+		r.Outcome, r.Error = "infra", "the model server failed: "+proxy.Failure()
 		return
+	case timedOut:
+		r.Outcome, r.Error = "timeout", fmt.Sprintf("agent run timed out after %s", t.Timeout)
+	case code != 0:
+		r.Outcome, r.Error = "crash", fmt.Sprintf("harness exited with status %d: %s", code, strings.TrimSpace(string(out[max(0, len(out)-300):])))
 	}
 	a.keepTrace(filepath.Join(work, "trace.jsonl"), r)
 	if a.Keep != "" {
 		defer copyTree(filepath.Join(work, "task"), a.Keep)
 	}
-	switch {
-	case timedOut:
-		fail("timeout", fmt.Errorf("agent run timed out after %s", t.Timeout))
-	case code != 0:
-		tail := strings.TrimSpace(string(out[max(0, len(out)-300):]))
-		fail("crash", fmt.Errorf("harness exited with status %d: %s", code, tail))
-	}
 	// Score what the agent left even after a timeout or a crash; such runs
-	// are still never served from the cache.
+	// are never served from the cache.
 	agent, err := ReadTree(filepath.Join(work, "task"), false)
-	if err != nil {
-		r.Outcome, r.Error = "scoring", strings.TrimPrefix(r.Error+"; scoring: "+err.Error(), "; ")
-		return
+	s := Scored{Total: 1, Outcome: "scoring", Error: fmt.Sprint(err)}
+	if err == nil {
+		s = ScoreTree(ctx, t, agent, filepath.Join(tmp, "score"))
 	}
-	s := ScoreTree(ctx, t, agent, filepath.Join(tmp, "score"))
 	r.Passed, r.Total = s.Passed, s.Total
-	if s.Outcome != "" || s.Error != "" {
-		r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, "scoring"), strings.TrimPrefix(r.Error+"; "+s.Error, "; ")
-	}
-	if s.Outcome == "forged" {
-		r.Passed = 0
-	}
-	r.Outcome = cmp.Or(r.Outcome, "ok")
+	r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, "ok"), strings.Trim(r.Error+"; "+s.Error, "; ")
 }
 
-// maxTrace caps the trace the anchor keeps of a run.
-const maxTrace = 64 << 20
-
-// keepTrace copies the trace the harness left into traces/<id>.jsonl. It
-// takes only a regular file, opened without following links or blocking on
-// a FIFO, and keeps at most maxTrace bytes of it.
+// keepTrace copies the trace the harness left into traces/<id>.jsonl: only
+// a regular file, opened without following links or blocking on a FIFO,
+// and at most 64 MiB of it.
 func (a *Anchor) keepTrace(src string, r *Run) {
 	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return
-	}
-	dst, err := filepath.Abs(a.path("traces", r.ID+".jsonl"))
-	if err != nil {
+	dst, _ := filepath.Abs(a.path("traces", r.ID+".jsonl"))
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		return
 	}
 	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
@@ -204,20 +190,10 @@ func (a *Anchor) keepTrace(src string, r *Run) {
 		return
 	}
 	defer out.Close()
-	if _, err := io.Copy(out, io.LimitReader(f, maxTrace)); err == nil {
+	if _, err := io.Copy(out, io.LimitReader(f, 64<<20)); err == nil {
 		r.TracePath = dst
 	}
 }
-
-var buildID = sync.OnceValue(func() string {
-	exe, err := os.Executable()
-	b, rerr := os.ReadFile(exe)
-	if err != nil || rerr != nil {
-		return "unknown"
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-})
 
 // remote hands one run to the operator's runner (ANCHOR_RUNNER): the job as
 // JSON on its stdin, the run record and the path of its trace as JSON on its
@@ -225,9 +201,12 @@ var buildID = sync.OnceValue(func() string {
 // infrastructure failure.
 func (a *Anchor) remote(ctx context.Context, t Task, r *Run) {
 	snapshot, _ := filepath.Abs(a.path("snapshots", r.HarnessHash))
+	exe, _ := os.Executable()
+	self, _ := os.ReadFile(exe)
+	build := sha256.Sum256(self)
 	job, _ := json.Marshal(map[string]any{"harness_hash": r.HarnessHash, "snapshot": snapshot, "task_id": t.ID, "split": t.Split,
 		"task_dir": t.Dir, "task_hash": r.TaskHash, "model": r.Model, "budget": a.Budget, "timeout": t.Timeout.String(),
-		"repeat": r.Repeat, "anchor_build": buildID()})
+		"repeat": r.Repeat, "anchor_build": hex.EncodeToString(build[:])})
 	argv := strings.Fields(a.Runner)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
@@ -247,9 +226,7 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run) {
 	}
 	r.Passed, r.Total, r.TokensIn, r.TokensOut = res.Passed, max(res.Total, 1), res.TokensIn, res.TokensOut
 	r.ExitCode, r.Outcome, r.Error = res.ExitCode, res.Outcome, res.Error
-	if res.Trace != "" {
-		a.keepTrace(res.Trace, r)
-	}
+	a.keepTrace(res.Trace, r)
 }
 
 // errNoBuild marks a harness that does not compile: the harness's 0.
@@ -260,11 +237,8 @@ func (a *Anchor) build(hash string) (string, error) {
 	a.buildMu.Lock()
 	defer a.buildMu.Unlock()
 	bin, err := filepath.Abs(a.path("builds", hash))
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
+	if _, serr := os.Stat(bin); err != nil || serr == nil {
+		return bin, err
 	}
 	if _, err := a.readSnapshot(hash); err != nil {
 		return "", err
@@ -286,83 +260,68 @@ type splitEval struct {
 
 // Evaluate runs every task of a split Repeats times, --jobs at a time,
 // through the run cache, records an evals row and returns the result. The
-// first infrastructure failure stops it. Progress goes to stderr.
+// first infrastructure failure stops it. A line per run goes to stderr.
 func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (splitEval, error) {
 	dirs, _ := filepath.Glob(filepath.Join(a.Tasks, split, "*", "task.toml"))
 	if split != "train" && split != "holdout" && split != "sealed" || len(dirs) == 0 {
 		return splitEval{}, fmt.Errorf("no tasks in %s; --split is train, holdout or sealed, and --tasks / ANCHOR_TASKS a suite with <split>/<id>/task.toml", filepath.Join(a.Tasks, split))
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	runs := make([]Run, len(dirs)*a.Repeats)
-	errs := make([]error, len(runs))
-	p := newProgress(split, len(runs))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	e := splitEval{Tasks: map[string]float64{}, Runs: make([]Run, len(dirs)*a.Repeats)}
+	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, a.Jobs)
-	for i := range runs {
+	start, done, cached := time.Now(), 0, 0
+	for i := range e.Runs {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if ctx.Err() != nil {
-				errs[i] = ctx.Err()
+			r, err := a.RunTask(ctx, hash, filepath.Dir(dirs[i/a.Repeats]), i%a.Repeats, force)
+			if err != nil {
+				cancel(err)
 				return
 			}
-			runs[i], errs[i] = a.RunTask(ctx, hash, filepath.Dir(dirs[i/a.Repeats]), i%a.Repeats, force)
-			if errs[i] != nil {
-				cancel()
-				return
+			mu.Lock()
+			defer mu.Unlock()
+			e.Runs[i], done = r, done+1
+			e.Tasks[r.TaskID] += r.Score / float64(a.Repeats)
+			e.Tokens += r.TokensIn + r.TokensOut
+			if r.Cached {
+				cached++
 			}
-			p.done(runs[i], a.phase)
+			left := time.Since(start) / time.Duration(done) * time.Duration(len(e.Runs)-done)
+			fmt.Fprintf(os.Stderr, "%s %s %d/%d (about %s left): %-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s\n", a.phase, split, done,
+				len(e.Runs), left.Round(time.Second), r.TaskID, r.Repeat, r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, cmp.Or(r.Error, r.Outcome))
 		})
 	}
 	wg.Wait()
-	p.finish()
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return splitEval{}, err
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := context.Cause(ctx); err != nil {
 		return splitEval{}, err
 	}
-	e := splitEval{Tasks: map[string]float64{}, Runs: runs}
-	cached := 0
-	for _, r := range runs {
-		e.Tasks[r.TaskID] += r.Score / float64(a.Repeats)
-		e.Tokens += r.TokensIn + r.TokensOut
-		if r.Cached {
-			cached++
-		}
-	}
 	for _, d := range dirs { // summed in task order, so equal scores give equal means
-		e.Mean += e.Tasks[filepath.Base(filepath.Dir(d))]
+		e.Mean += e.Tasks[filepath.Base(filepath.Dir(d))] / float64(len(dirs))
 	}
-	e.Mean /= float64(len(dirs))
 	fmt.Fprintf(os.Stderr, "%s mean %.3f ± %.3f (standard error) over %d tasks × %d repeats (%d runs from the cache)%s\n",
-		split, e.Mean, stdErr(e), len(dirs), a.Repeats, cached, flaky(runs))
+		split, e.Mean, stdErr(e), len(dirs), a.Repeats, cached, flaky(e.Runs))
 	err := put(a.db, "evals", "harness_hash, split, model, score, n_tasks, cached, created_at", hash, split, a.Model(), e.Mean, len(dirs), cached, now())
 	return e, err
 }
 
 // stdErr is the standard error of a split's mean over its tasks.
 func stdErr(e splitEval) float64 {
-	n := float64(len(e.Tasks))
-	if n < 2 {
-		return 0
-	}
-	ss := 0.0
+	n, ss := float64(len(e.Tasks)), 0.0
 	for _, s := range e.Tasks {
 		ss += (s - e.Mean) * (s - e.Mean)
 	}
-	return math.Sqrt(ss / (n - 1) / n)
+	return math.Sqrt(ss / max(n-1, 1) / n)
 }
 
 // flaky lists the tasks whose repeats disagree.
 func flaky(runs []Run) string {
 	first, names := map[string]float64{}, []string{}
 	for _, r := range runs {
-		s, seen := first[r.TaskID]
-		if !seen {
+		if s, seen := first[r.TaskID]; !seen {
 			first[r.TaskID] = r.Score
 		} else if s != r.Score && !slices.Contains(names, r.TaskID) {
 			names = append(names, r.TaskID)
@@ -373,44 +332,4 @@ func flaky(runs []Run) string {
 	}
 	slices.Sort(names)
 	return "; flaky: " + strings.Join(names, ", ")
-}
-
-// progress reports finished runs on stderr: one plain line each, and on a
-// terminal a live status line beneath them.
-type progress struct {
-	mu          sync.Mutex
-	split       string
-	n, finished int
-	sum         float64
-	start       time.Time
-	live        bool
-}
-
-func newProgress(split string, n int) *progress {
-	st, err := os.Stderr.Stat()
-	live := err == nil && st.Mode()&os.ModeCharDevice != 0
-	return &progress{split: split, n: n, start: time.Now(), live: live}
-}
-
-func (p *progress) done(r Run, phase string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.finished++
-	p.sum += r.Score
-	line := fmt.Sprintf("%-28s r%d %5.3f %3d/%-3d %7d tokens  cached=%-5v %s", r.TaskID, r.Repeat, r.Score, r.Passed, r.Total,
-		r.TokensIn+r.TokensOut, r.Cached, cmp.Or(r.Error, r.Outcome))
-	if !p.live {
-		fmt.Fprintln(os.Stderr, line)
-		return
-	}
-	elapsed := time.Since(p.start)
-	left := elapsed / time.Duration(p.finished) * time.Duration(p.n-p.finished)
-	fmt.Fprintf(os.Stderr, "\r\033[K%s\n%s %s: %d/%d runs, mean so far %.3f, %s elapsed, about %s left", line, phase, p.split,
-		p.finished, p.n, p.sum/float64(p.finished), elapsed.Round(time.Second), left.Round(time.Second))
-}
-
-func (p *progress) finish() {
-	if p.live {
-		fmt.Fprint(os.Stderr, "\r\033[K")
-	}
 }

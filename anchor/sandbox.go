@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	_ "embed"
 	"bytes"
 	"cmp"
 	"context"
@@ -163,14 +164,11 @@ func cgroup(controller string, limits ...string) string {
 // removeCgroups removes the groups, killing anything left in them.
 func removeCgroups(dirs []string) {
 	for _, dir := range dirs {
-		for i := 0; dir != "" && i < 200; i++ {
+		for i := 0; dir != "" && os.Remove(dir) != nil && i < 200; i++ {
 			procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
 			for _, pid := range strings.Fields(string(procs)) {
 				n, _ := strconv.Atoi(pid)
 				syscall.Kill(n, syscall.SIGKILL)
-			}
-			if os.Remove(dir) == nil || errors.Is(os.Remove(dir), os.ErrNotExist) {
-				break
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -186,12 +184,12 @@ func warn(key, msg string) {
 	}
 }
 
-// bound mounts a tmpfs of size bytes on dir, so that everything a run
-// writes there counts against that size (and against the memory cgroup of
-// whoever writes it). Where mounting is not allowed it says so once and
+// bound mounts a tmpfs of DefaultDisk bytes on dir, so that everything a
+// run writes there counts against that size (and against the memory cgroup
+// of whoever writes it). Where mounting is not allowed it says so once and
 // leaves dir a plain folder.
-func bound(dir string, size int64) func() {
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "size="+strconv.FormatInt(size, 10)); err != nil {
+func bound(dir string) func() {
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "size="+strconv.Itoa(DefaultDisk)); err != nil {
 		warn("disk", "cannot mount a sized tmpfs for runs ("+err.Error()+"); a run's files are capped per file only")
 		return func() {}
 	}
@@ -221,30 +219,9 @@ func layer(warm, scratch string) (string, func(), error) {
 // warmSource is compiled once per machine and Go version into a trusted
 // build cache that every sandbox sees through a private layer: no test run
 // rebuilds the standard library, and no run can poison another's cache.
-const warmSource = `package warm
-
-import (
-	_ "bufio"
-	_ "bytes"
-	_ "container/heap"
-	_ "encoding/json"
-	_ "errors"
-	_ "fmt"
-	_ "io"
-	_ "math"
-	_ "os"
-	_ "regexp"
-	_ "sort"
-	_ "strconv"
-	_ "strings"
-	_ "sync"
-	"testing"
-	_ "time"
-	_ "unicode"
-)
-
-func TestWarm(t *testing.T) {}
-`
+//
+//go:embed warm_test.go.txt
+var warmSource []byte
 
 // cacheDir is the machine's Ratchet cache: the warm build cache and the
 // host build cache of harness snapshots, shared by every ledger.
@@ -268,7 +245,7 @@ func WarmCache() (string, error) {
 	tmp := dir + ".tmp-" + rand.Text()
 	defer os.RemoveAll(tmp)
 	src := filepath.Join(tmp, "src")
-	if err := WriteTree(src, map[string][]byte{"go.mod": []byte("module warm\n"), "warm_test.go": []byte(warmSource)}); err != nil {
+	if err := WriteTree(src, map[string][]byte{"go.mod": []byte("module warm\n"), "warm_test.go": warmSource}); err != nil {
 		return "", fmt.Errorf("warm the build cache: %w", err)
 	}
 	if out, err := goCmd(src, filepath.Join(tmp, "cache"), "test", "-count=1", "."); err != nil {

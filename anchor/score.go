@@ -210,11 +210,14 @@ func junit(report []byte, exit int) Scored {
 }
 
 var framing = regexp.MustCompile(`\x16|\\x16|\\026|\\u0016|\\U00000016|--- PASS|=== RUN`)
+var startupExit = regexp.MustCompile(`\b(os\.Exit|runtime\.Goexit|fmt\.Print\w*|syscall\.\w+|unix\.\w+)\b|\bprint(ln)?\(`)
+var startupWrite = regexp.MustCompile(`\bos\.(Stdout|Stderr|NewFile)\b`)
 
 // screen looks at what the agent changed for the known shapes of a forged
 // result: test2json framing or pass literals, the testing package outside
-// a test, and code run at start-up (init, package variables) that exits or
-// writes to the output. It returns the reason, or "".
+// a test, and code run at start-up (func init, package variables) that
+// exits or writes output. It returns the reason, or "". Naming os.Stdout is
+// suspect only in init: package loggers name it too.
 func screen(agent, repo map[string][]byte) string {
 	for _, name := range slices.Sorted(maps.Keys(agent)) {
 		b := agent[name]
@@ -224,7 +227,7 @@ func screen(agent, repo map[string][]byte) string {
 		if m := framing.Find(b); m != nil {
 			return fmt.Sprintf("%s holds test framing %q", name, m)
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, b, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(token.NewFileSet(), "", b, parser.SkipObjectResolution)
 		if err != nil {
 			continue // it will not build either
 		}
@@ -234,42 +237,17 @@ func screen(agent, repo map[string][]byte) string {
 			}
 		}
 		for _, d := range f.Decls {
-			if what := startupOutput(d); what != "" {
-				return fmt.Sprintf("%s runs %s at start-up", name, what)
+			text := b[d.Pos()-1 : d.End()-1]
+			fn, isFunc := d.(*ast.FuncDecl)
+			gen, isGen := d.(*ast.GenDecl)
+			isInit := isFunc && fn.Name.Name == "init" && fn.Recv == nil
+			if m := startupExit.Find(text); m != nil && (isInit || isGen && gen.Tok == token.VAR) {
+				return fmt.Sprintf("%s runs %s at start-up", name, m)
+			}
+			if m := startupWrite.Find(text); m != nil && isInit {
+				return fmt.Sprintf("%s writes to %s in init", name, m)
 			}
 		}
 	}
 	return ""
-}
-
-// startupOutput returns what a declaration that runs at start-up (func
-// init or a package variable) does to exit or write output, or "". Naming
-// os.Stdout is only suspect inside init: package loggers name it too.
-func startupOutput(d ast.Decl) string {
-	fn, isFunc := d.(*ast.FuncDecl)
-	if isFunc && (fn.Name.Name != "init" || fn.Recv != nil) {
-		return ""
-	}
-	exits := []string{"os.Exit", "runtime.Goexit", "fmt.Print", "fmt.Printf", "fmt.Println"}
-	writes := []string{"os.Stdout", "os.Stderr", "os.NewFile"}
-	found := ""
-	ast.Inspect(d, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.SelectorExpr:
-			pkg, ok := x.X.(*ast.Ident)
-			if !ok {
-				return true
-			}
-			name := pkg.Name + "." + x.Sel.Name
-			if pkg.Name == "syscall" || pkg.Name == "unix" || slices.Contains(exits, name) || (isFunc && slices.Contains(writes, name)) {
-				found = name
-			}
-		case *ast.Ident:
-			if x.Name == "print" || x.Name == "println" {
-				found = x.Name
-			}
-		}
-		return found == ""
-	})
-	return found
 }
