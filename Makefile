@@ -26,5 +26,6 @@ bench: deps
 	cd harness && $(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./anchor/
 
+demo: export RATCHET_NO_BROWSER = 1
 demo: deps build
 	@scripts/demo.sh

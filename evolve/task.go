@@ -48,9 +48,9 @@ You improve the coding agent in harness/ by changing exactly one of its editable
 | history/gen-NNN/ | one candidate: candidate.md (hypothesis, decision, reason, per training task fixed and broken) and diff.patch |
 | HYPOTHESIS.md | you write it: your hypothesis in one or two sentences |
 %s
-Every file here is shorter than 5000 characters, so read_file shows it whole. A longer text is split
-into numbered parts (step-004.part1.txt, step-004.part2.txt, ...); the first line of each part says
-which part it is and where it continues.
+Every file under traces/ and history/ is shorter than 5000 characters, so read_file shows it whole.
+A longer text is split into numbered parts (step-004.part1.txt, step-004.part2.txt, ...); the first
+line of each part says which part it is and where it continues.
 
 How the judge decides: a candidate is accepted only if the agent does better on the training tasks
 and also on held-out tasks that you never see. Held-out results are shown only as the decision.

@@ -12,7 +12,7 @@ import (
 
 const usage = `usage: ratchet COMMAND
   tasks validate DIR   check every task of a suite (runs in the anchor's sandbox)
-  evolve [--rounds N|--loop|--history]   improve the head harness under the anchor
+  evolve [--rounds N|--loop|--history|--dry-run] [--goal TEXT]   improve the head harness under the anchor
   run [--project DIR] [--test CMD] [--session ID] [--sandbox] "request"   the head harness on your project
   sessions [--show ID] [--json]            the saved request records
   serve [--addr 127.0.0.1:PORT] [--project DIR]   POST /v1/ask and OpenAI-compatible /v1/chat/completions
@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string) error {
 	case "plan":
 		return planCommand(ctx, args[1:])
 	case "scripted-model":
-		return scriptedCommand(ctx)
+		return scriptedCommand(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return nil

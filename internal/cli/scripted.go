@@ -1,21 +1,40 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"flag"
 	"fmt"
+	"os"
 
 	"ratchet/internal/scripted"
 )
 
-// scriptedCommand serves the demo's scripted model until interrupted. It
-// prints the URL to use as MODEL_URL on its first line.
-func scriptedCommand(ctx context.Context) error {
-	srv, err := scripted.Start()
+// scriptedCommand serves the demo's scripted models until interrupted: the
+// oracle task model on the suite, then the scripted evolver. It prints their
+// URLs, one a line, in that order.
+func scriptedCommand(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("scripted-model", flag.ContinueOnError)
+	suite := fs.String("suite", cmp.Or(os.Getenv("ANCHOR_TASKS"), "tasks/example"), "the task suite the oracle knows (default $ANCHOR_TASKS)")
+	rate := fs.Float64("rate", 0.2, "the oracle's chance of solving a task without the phrase")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *rate < 0 || *rate > 1 {
+		return fmt.Errorf("--rate %g is not a chance; give a number from 0 to 1", *rate)
+	}
+	oracle, err := scripted.StartOracle(scripted.Oracle{Suite: *suite, Phrase: scripted.DemoPhrase, Rate: *rate})
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-	fmt.Println(srv.URL)
+	defer oracle.Close()
+	evolver, err := scripted.StartEvolver(scripted.DemoPhrase)
+	if err != nil {
+		return err
+	}
+	defer evolver.Close()
+	fmt.Println(oracle.URL)
+	fmt.Println(evolver.URL)
 	<-ctx.Done()
 	return nil
 }

@@ -21,10 +21,11 @@ import (
 // helps, and any other edit of the prompt re-rolls every task's coin, as a
 // changed prompt moves a real model's results.
 //
-// Solving means writing the files of the task's reference/ folder, read from
-// the host: the oracle is a stand-in, not an agent. Otherwise it lists the
-// task root, reads every file of the task's repo/ that is not a test, and
-// gives up.
+// It lists the task root first (tasks that share a prompt are told apart by
+// their files). Solving then means writing the files of the task's
+// reference/ folder, read from the host: the oracle is a stand-in, not an
+// agent. Otherwise it reads every file of the task's repo/ that is not a
+// test, and gives up.
 type Oracle struct {
 	Suite  string  // a task suite: <Suite>/<split>/<id>/task.toml
 	Phrase string  // a system prompt containing it solves every task; "" never does
@@ -35,6 +36,7 @@ type Oracle struct {
 type oracleTask struct {
 	id, prompt string
 	reference  map[string][]byte
+	repo       []string // the repo's files, sorted
 	sources    []string // the repo's files that are not tests, sorted
 }
 
@@ -59,13 +61,14 @@ func StartOracle(o Oracle) (*fakemodel.Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("oracle: read the repo of %s: %w", t.ID, err)
 		}
+		names := slices.Sorted(maps.Keys(repo))
 		var sources []string
-		for _, name := range slices.Sorted(maps.Keys(repo)) {
+		for _, name := range names {
 			if !strings.HasSuffix(name, "_test.go") {
 				sources = append(sources, name)
 			}
 		}
-		tasks = append(tasks, oracleTask{id: t.ID, prompt: strings.TrimSpace(t.Prompt), reference: ref, sources: sources})
+		tasks = append(tasks, oracleTask{id: t.ID, prompt: strings.TrimSpace(t.Prompt), reference: ref, repo: names, sources: sources})
 	}
 	// The longest prompt first, so a prompt that begins another never wins.
 	slices.SortFunc(tasks, func(a, b oracleTask) int { return len(b.prompt) - len(a.prompt) })
@@ -94,18 +97,32 @@ func coin(system, id string) float64 {
 func (o Oracle) reply(tasks []oracleTask, r fakemodel.Request) fakemodel.Step {
 	c := parse(r.Body)
 	in := len(r.Body) / 4
-	i := slices.IndexFunc(tasks, func(t oracleTask) bool { return strings.HasPrefix(strings.TrimSpace(c.firstUser), t.prompt) })
-	if i < 0 {
-		return fakemodel.Step{Text: "(oracle) I do not know this task; stopping.", In: in, Out: 10}
+	var cands []oracleTask
+	for _, t := range tasks {
+		if strings.HasPrefix(strings.TrimSpace(c.firstUser), t.prompt) && (len(cands) == 0 || len(t.prompt) == len(cands[0].prompt)) {
+			cands = append(cands, t)
+		}
 	}
-	t := tasks[i]
+	switch {
+	case len(cands) == 0:
+		return fakemodel.Step{Text: "(oracle) I do not know this task; stopping.", In: in, Out: 10}
+	case len(c.results) == 0:
+		return fakemodel.Step{Text: "Looking at the files.", Calls: []fakemodel.Call{call("list_dir", map[string]string{})}, In: in, Out: 20}
+	}
+	t := identify(cands, c.results[0])
 	solve := o.Solves(c.system, t.id)
 	switch {
-	case c.toolResults > 0 && solve:
+	case solve && len(c.results) == 1:
+		var calls []fakemodel.Call
+		for _, name := range slices.Sorted(maps.Keys(t.reference)) {
+			c := call("write_file", map[string]string{"path": name, "content": string(t.reference[name])})
+			c.ID = fmt.Sprintf("call_w%d", len(calls))
+			calls = append(calls, c)
+		}
+		return fakemodel.Step{Text: "Writing the fix.", Calls: calls, In: in, Out: 200}
+	case solve:
 		return fakemodel.Step{Text: "(oracle) Fixed: wrote the corrected files.", In: in, Out: 10}
-	case c.toolResults == 0 && !solve:
-		return fakemodel.Step{Text: "Looking at the files.", Calls: []fakemodel.Call{call("list_dir", map[string]string{})}, In: in, Out: 20}
-	case c.toolResults == 1 && !solve && len(t.sources) > 0:
+	case len(c.results) == 1 && len(t.sources) > 0:
 		var calls []fakemodel.Call
 		for i, name := range t.sources {
 			c := call("read_file", map[string]string{"path": name})
@@ -113,26 +130,41 @@ func (o Oracle) reply(tasks []oracleTask, r fakemodel.Request) fakemodel.Step {
 			calls = append(calls, c)
 		}
 		return fakemodel.Step{Text: "Reading the code.", Calls: calls, In: in, Out: 40}
-	case !solve:
-		return fakemodel.Step{Text: "(oracle) I cannot fix this; stopping.", In: in, Out: 10}
 	}
-	var calls []fakemodel.Call
-	for _, name := range slices.Sorted(maps.Keys(t.reference)) {
-		c := call("write_file", map[string]string{"path": name, "content": string(t.reference[name])})
-		c.ID = fmt.Sprintf("call_w%d", len(calls))
-		calls = append(calls, c)
+	return fakemodel.Step{Text: "(oracle) I cannot fix this; stopping.", In: in, Out: 10}
+}
+
+// identify tells apart tasks that share a prompt by the listing of the task
+// root: the task most of whose files the listing names, the first on a tie.
+func identify(cands []oracleTask, listing string) oracleTask {
+	lines := map[string]bool{}
+	for _, l := range strings.Split(listing, "\n") {
+		lines[strings.TrimSpace(l)] = true
 	}
-	return fakemodel.Step{Text: "Writing the fix.", Calls: calls, In: in, Out: 200}
+	best, bestScore := cands[0], -1
+	for _, t := range cands {
+		score := 0
+		for _, name := range t.repo {
+			if lines[name] {
+				score++
+			}
+		}
+		score -= len(t.repo) // a task with files the listing lacks is less likely
+		if score > bestScore {
+			best, bestScore = t, score
+		}
+	}
+	return best
 }
 
 // conversation is what the oracle reads of a request, in either wire format.
 type conversation struct {
 	system, firstUser string
-	toolResults       int
+	results           []string // tool results, in order
 }
 
-// parse reads the system prompt, the first user text and the number of tool
-// results from an OpenAI chat completions or Anthropic messages body.
+// parse reads the system prompt, the first user text and the tool results
+// from an OpenAI chat completions or Anthropic messages body.
 func parse(body []byte) conversation {
 	var req struct {
 		System   string `json:"system"`
@@ -148,8 +180,9 @@ func parse(body []byte) conversation {
 		var text string
 		isText := json.Unmarshal(m.Content, &text) == nil
 		var blocks []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
+			Type    string `json:"type"`
+			Text    string `json:"text"`
+			Content string `json:"content"`
 		}
 		if !isText && json.Unmarshal(m.Content, &blocks) == nil {
 			for _, b := range blocks {
@@ -157,7 +190,7 @@ func parse(body []byte) conversation {
 				case "text":
 					text += b.Text
 				case "tool_result":
-					c.toolResults++
+					c.results = append(c.results, b.Content)
 				}
 			}
 		}
@@ -165,7 +198,7 @@ func parse(body []byte) conversation {
 		case "system":
 			c.system = text
 		case "tool":
-			c.toolResults++
+			c.results = append(c.results, text)
 		case "user":
 			if !firstSeen {
 				c.firstUser, firstSeen = text, true

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,8 +107,34 @@ func TestOracleSolvesWithThePhrase(t *testing.T) {
 	n := len(srv.Requests())
 	runAgent(t, "openai", srv.URL, "no phrase", filepath.Join(dir, "train", "sum-a"))
 	reqs := srv.Requests()[n:]
-	if len(reqs) != 3 || !strings.Contains(string(reqs[2].Body), "func Sum(a, b int) int { return a - b }") {
+	if len(reqs) != 3 || !strings.Contains(string(reqs[2].Body), "func Sum(a, b int) int { return a - b }") || strings.Contains(string(reqs[2].Body), "write_file\",\"arguments") {
 		t.Errorf("giving up took %d requests; the last one should hold m/sum.go as read", len(reqs))
+	}
+}
+
+func TestOracleTellsApartTasksThatShareAPrompt(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"clock", "recipe"} {
+		files := map[string][]byte{
+			"task.toml":                          []byte("prompt = \"Make the tests pass.\"\ntest = \"go test ./...\"\n"),
+			"repo/go.mod":                        []byte("module example.com/" + id + "\n\ngo 1.26\n"),
+			"repo/" + id + "/" + id + ".go":      []byte("package " + id + "\n"),
+			"reference/" + id + "/" + id + ".go": []byte("package " + id + "\n\n// fixed\n"),
+		}
+		if err := anchor.WriteTree(filepath.Join(dir, "train", id), files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv, err := StartOracle(Oracle{Suite: dir, Rate: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for _, id := range []string{"clock", "recipe"} {
+		final, _ := runAgent(t, "openai", srv.URL, "any", filepath.Join(dir, "train", id))
+		if got := string(final[id+"/"+id+".go"]); !strings.Contains(got, "// fixed") || len(final) != 2 {
+			t.Errorf("task %s: wrote %v; want its own reference only", id, slices.Sorted(maps.Keys(final)))
+		}
 	}
 }
 

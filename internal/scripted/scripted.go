@@ -1,95 +1,81 @@
-// Package scripted is the demo's stand-in for a model: a server in both wire
-// formats that follows a fixed script. It shows the pipeline, not a score: as
-// a task agent it looks around, runs the tests and gives up; as the evolver
-// it proposes, in turn, a harmless prompt edit (which ties and is rejected),
-// an edit that leaks a train task's name (rejected by the detector) and an
-// edit of two files (refused before apply).
+// Package scripted holds the demo's stand-ins for models, servers in both
+// wire formats that follow a script: the Oracle, a task model whose success
+// depends on the harness's system prompt, and the evolver, which reads the
+// evolve workspace and proposes first a neutral edit of the system prompt
+// (the judge rejects it), then, having read in history/ that it was
+// rejected, the phrase the oracle rewards (the judge accepts it).
 package scripted
 
 import (
 	"encoding/json"
-	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"ratchet/harness/fakemodel"
 )
 
-// Model decides each reply from the request alone, plus a count of evolve
-// sessions seen so far.
-type Model struct {
-	mu       sync.Mutex
-	sessions int
-}
+// DemoPhrase is the sentence the demo's oracle rewards: a system prompt
+// that holds it makes the oracle solve every task.
+const DemoPhrase = "Before you change any file, run the tests and read the whole failing output."
 
-// Start serves the scripted model on a loopback port.
-func Start() (*fakemodel.Server, error) {
-	m := &Model{}
+// neutralEdit is the evolver's first idea: it changes every coin of the
+// oracle but helps no task on purpose.
+const neutralEdit = "Keep your replies short and plain."
+
+// StartEvolver serves the scripted evolver on a loopback port. phrase is
+// what it adds to the system prompt once history/ shows a rejection.
+func StartEvolver(phrase string) (*fakemodel.Server, error) {
+	reply := func(r fakemodel.Request) fakemodel.Step { return evolverReply(phrase, r) }
 	steps := make([]fakemodel.Step, 1<<20)
 	for i := range steps {
-		steps[i] = fakemodel.Step{Func: m.reply}
+		steps[i] = fakemodel.Step{Func: reply}
 	}
 	return fakemodel.Start(steps...)
 }
-
-var taskID = regexp.MustCompile(`\| [0-9a-z]{16} \| ([a-z][a-z0-9-]+) \|`)
 
 func call(name string, args map[string]string) fakemodel.Call {
 	b, _ := json.Marshal(args)
 	return fakemodel.Call{Name: name, Args: string(b)}
 }
 
-func (m *Model) reply(r fakemodel.Request) fakemodel.Step {
-	body := string(r.Body)
+// The workspace files the evolver reads, in order.
+var evolverReads = []string{"README.md", "history/README.md", "traces/README.md", "harness/system_prompt.md"}
+
+func evolverReply(phrase string, r fakemodel.Request) fakemodel.Step {
 	msgs := r.Messages()
-	if !strings.Contains(body, "FAILED.md") {
-		switch len(msgs) { // a task: look, test, give up
-		case 1, 2:
-			return fakemodel.Step{Text: "Looking at the files.", Calls: []fakemodel.Call{call("list_dir", map[string]string{})}, In: 400, Out: 20}
-		case 3, 4:
-			return fakemodel.Step{Text: "Running the tests.", Calls: []fakemodel.Call{call("run_tests", map[string]string{})}, In: 900, Out: 20}
+	in := len(r.Body) / 4
+	if len(msgs) <= 1 {
+		var calls []fakemodel.Call
+		for _, p := range evolverReads {
+			calls = append(calls, call("read_file", map[string]string{"path": p}))
 		}
-		return fakemodel.Step{Text: "(scripted model) I cannot fix this; stopping.", In: 1500, Out: 15}
+		return fakemodel.Step{Text: "Reading the workspace: the guide, the history, the traces and the system prompt.", Calls: calls, In: in, Out: 80}
 	}
-	if len(msgs) <= 2 {
-		m.mu.Lock()
-		m.sessions++
-		m.mu.Unlock()
-		return fakemodel.Step{Text: "Reading the failures.", Calls: []fakemodel.Call{call("read_file", map[string]string{"path": "FAILED.md"}),
-			call("read_file", map[string]string{"path": "system_prompt.md"}), call("read_file", map[string]string{"path": "memory/memory.go"})}, In: 3000, Out: 60}
-	}
-	if strings.Contains(body, "wrote ") {
-		return fakemodel.Step{Text: "Done: one change, one hypothesis.", In: 6000, Out: 20}
+	if len(msgs) > 3 {
+		return fakemodel.Step{Text: "Done: one change, one hypothesis.", In: in, Out: 20}
 	}
 	results := toolResults(msgs)
-	if len(results) < 3 {
-		return fakemodel.Step{Text: "(scripted model) unexpected state; stopping.", In: 100, Out: 5}
+	if len(results) < len(evolverReads) {
+		return fakemodel.Step{Text: "(scripted evolver) unexpected state; stopping.", In: in, Out: 5}
 	}
-	failed, prompt, memory := results[0], results[1], results[2]
-	m.mu.Lock()
-	n := m.sessions
-	m.mu.Unlock()
-	var calls []fakemodel.Call
-	hyp := ""
-	switch (n - 1) % 3 {
-	case 0:
-		hyp = "The agent edits before reading the whole failing test output; telling it to read the output first should help."
-		calls = append(calls, call("write_file", map[string]string{"path": "system_prompt.md", "content": prompt + "\nRead the whole failing test output before you change any file.\n"}))
-	case 1:
-		id := "the-task"
-		if m := taskID.FindStringSubmatch(failed); m != nil {
-			id = m[1]
-		}
-		hyp = "A hint naming a failed task would fix it (a leak the anchor must refuse)."
-		calls = append(calls, call("write_file", map[string]string{"path": "system_prompt.md", "content": prompt + fmt.Sprintf("\nIf the task is %s, look at its tests first.\n", id)}))
+	history, prompt := results[1], results[3]
+	var edit, hyp string
+	switch {
+	case strings.Contains(prompt, phrase):
+		return fakemodel.Step{Text: "(scripted evolver) The prompt already says what I would add; no change.", In: in, Out: 20}
+	case !strings.Contains(history, "| rejected |"):
+		edit = neutralEdit
+		hyp = "Shorter replies leave the model more of its context for the code, so it should fix more tasks."
 	default:
-		hyp = "Remembering past tasks and a planning step together should help (two files: the evolver must refuse it)."
-		calls = append(calls, call("write_file", map[string]string{"path": "system_prompt.md", "content": prompt + "\nPlan before you act.\n"}),
-			call("write_file", map[string]string{"path": "memory/memory.go", "content": memory + "\n// Remember what worked.\n"}))
+		edit = phrase
+		hyp = "history/ shows that asking for shorter replies was rejected: it changed nothing the agent does. " +
+			"The failed traces show the agent looking at the files and giving up without running the tests. " +
+			"Different this time: tell it to run the tests and read the failing output before it changes anything."
 	}
-	calls = append(calls, call("write_file", map[string]string{"path": "HYPOTHESIS.md", "content": hyp + "\n"}))
-	return fakemodel.Step{Text: "Proposing a change.", Calls: calls, In: 8000, Out: 900}
+	calls := []fakemodel.Call{
+		call("write_file", map[string]string{"path": "harness/system_prompt.md", "content": strings.TrimRight(prompt, "\n") + "\n" + edit + "\n"}),
+		call("write_file", map[string]string{"path": "HYPOTHESIS.md", "content": hyp + "\n"}),
+	}
+	return fakemodel.Step{Text: "Proposing one change.", Calls: calls, In: in, Out: 400}
 }
 
 // toolResults returns the contents of the tool results in a request, in
