@@ -111,8 +111,14 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 		return
 	}
 	defer os.RemoveAll(tmp)
-	defer bound(tmp)() // unmounted before the folder is removed
-	work, sock := filepath.Join(tmp, "work"), filepath.Join(tmp, "model.sock")
+	defer bound(tmp, runDisk)() // unmounted before the folder is removed
+	sockDir, err := os.MkdirTemp("", "anchor-sock-") // short: a socket path has at most 107 bytes
+	if err != nil {
+		r.Outcome, r.Error = "infra", err.Error()
+		return
+	}
+	defer os.RemoveAll(sockDir)
+	work, sock := filepath.Join(tmp, "work"), filepath.Join(sockDir, "model.sock")
 	bin, err := a.build(r.HarnessHash)
 	if errors.Is(err, errNoBuild) {
 		r.Outcome, r.Error = "build", err.Error()

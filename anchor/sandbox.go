@@ -40,8 +40,11 @@ const (
 	maxProcs      = 512
 	tmpSize       = 512 << 20 // the sandbox's /tmp
 	DefaultMemory = 4 << 30   // ANCHOR_MEMORY
-	DefaultDisk   = 1 << 30   // everything one run writes on the host
 )
+
+// runDisk bounds everything one run writes on the host (its /work, the
+// scoring tree and the private cache layers); tests lower it.
+var runDisk = 1 << 30
 
 // goEnv is the Go toolchain's root and version.
 var goEnv = sync.OnceValues(func() (string, string) {
@@ -145,7 +148,7 @@ func (c *capped) Write(p []byte) (int, error) {
 // value pairs written in order, and returns its folder. Where the machine
 // does not let us, it says so once and returns "".
 func cgroup(controller string, limits ...string) string {
-	dir := fmt.Sprintf("/sys/fs/cgroup/%s/ratchet-%s", controller, strings.ToLower(rand.Text()[:12]))
+	dir := fmt.Sprintf("/sys/fs/cgroup/%s/ratchet-%d-%s", controller, os.Getpid(), strings.ToLower(rand.Text()[:8]))
 	err := os.Mkdir(dir, 0o755)
 	for i := 0; err == nil && i+1 < len(limits); i += 2 {
 		err = os.WriteFile(filepath.Join(dir, limits[i]), []byte(limits[i+1]), 0o644)
@@ -184,12 +187,12 @@ func warn(key, msg string) {
 	}
 }
 
-// bound mounts a tmpfs of DefaultDisk bytes on dir, so that everything a
-// run writes there counts against that size (and against the memory cgroup
-// of whoever writes it). Where mounting is not allowed it says so once and
+// bound mounts a tmpfs of size bytes on dir, so that everything a run
+// writes there counts against that size (and against the memory cgroup of
+// whoever writes it). Where mounting is not allowed it says so once and
 // leaves dir a plain folder.
-func bound(dir string) func() {
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "size="+strconv.Itoa(DefaultDisk)); err != nil {
+func bound(dir string, size int) func() {
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "size="+strconv.Itoa(size)); err != nil {
 		warn("disk", "cannot mount a sized tmpfs for runs ("+err.Error()+"); a run's files are capped per file only")
 		return func() {}
 	}

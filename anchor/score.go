@@ -62,8 +62,14 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string)
 	if strings.Contains(t.ScoreCommand(), "go test -json") {
 		canaries = plantCanaries(files, hidden)
 	}
+	// Its own bounded space, twice a run's, so an agent that filled its
+	// own cannot make scoring fail for want of room.
 	warm, err := WarmCache()
 	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err == nil {
+		defer bound(dir, 2*runDisk)()
 		err = WriteTree(filepath.Join(dir, "task"), files)
 	}
 	if err != nil {
