@@ -13,10 +13,10 @@ import (
 const usage = `usage: ratchet COMMAND
   tasks validate DIR   check every task of a suite (runs in the anchor's sandbox)
   evolve [--rounds N|--loop|--history|--dry-run] [--goal TEXT]   improve the head harness under the anchor
-  run [--project DIR] [--test CMD] [--session ID] [--sandbox] "request"   the head harness on your project
+  run [--project DIR] [--test CMD] [--session ID] [--sandbox] [--budget N] "request"   the head harness on your project
   sessions [--show ID] [--json]            the saved request records
-  serve [--addr 127.0.0.1:PORT] [--project DIR]   POST /v1/ask and OpenAI-compatible /v1/chat/completions
-  mcp                  an MCP server on stdio (ask, sessions, ledger queries)
+  serve --project DIR|--root DIR [--addr 127.0.0.1:PORT] [--test CMD]   POST /v1/ask and OpenAI-compatible /v1/chat/completions (bearer token)
+  mcp [--project DIR|--root DIR]   an MCP server on stdio (ask, sessions, ledger queries); projects under the working folder by default
   editors [--write DIR]   the MCP configuration for VS Code, Cursor, Claude Code and Zed
   harness which|export [--gen N] DIR   what the doors run here; write a generation's snapshot as a folder
   ui [--addr 127.0.0.1:PORT]   a read-only dashboard over the ledger in ANCHOR_HOME
