@@ -200,8 +200,12 @@ func Summary(rec door.Record) string {
 	if len(rec.Changed) > 0 {
 		changed = strings.Join(rec.Changed, ", ")
 	}
-	return fmt.Sprintf("%s\n\n---\noutcome: %s after %d steps; files changed: %s; tests before: %s; tests after: %s; session: %s; record: %s\nharness: %s",
+	s := fmt.Sprintf("%s\n\n---\noutcome: %s after %d steps; files changed: %s; tests before: %s; tests after: %s; session: %s; record: %s\nharness: %s",
 		strings.TrimSpace(rec.Answer), rec.Outcome, rec.Steps, changed, rec.TestsBefore, rec.TestsAfter, rec.Session, rec.ID, rec.Harness)
+	if len(rec.Withheld) > 0 {
+		s += "\nnot written back (dot-paths and links never leave the sandbox): " + strings.Join(rec.Withheld, ", ")
+	}
+	return s
 }
 
 // chat runs the last user message as a request. The project comes from the

@@ -216,3 +216,13 @@ func TestGuardRefusesBeforeReading(t *testing.T) {
 		t.Errorf("a handler without a token let an empty one through: %d", got)
 	}
 }
+
+func TestSummarySaysWhatWasWithheld(t *testing.T) {
+	rec := door.Record{Outcome: "completed", Changed: []string{"m.go"}, Withheld: []string{".git/hooks/x"}}
+	if got := Summary(rec); !strings.Contains(got, "not written back (dot-paths and links never leave the sandbox): .git/hooks/x") {
+		t.Errorf("summary = %q", got)
+	}
+	if got := Summary(door.Record{Outcome: "completed"}); strings.Contains(got, "not written back") {
+		t.Errorf("summary of a request with nothing withheld = %q", got)
+	}
+}

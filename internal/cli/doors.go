@@ -111,7 +111,7 @@ func serveCommand(ctx context.Context, args []string) error {
 	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr: anyone who reaches it and holds the token can run the agent")
 	var origins, hosts []string
 	fs.Func("allow-origin", "accept requests carrying this Origin, e.g. http://localhost:3000 (repeatable; default: none)", appendTo(&origins))
-	fs.Func("allow-host", "accept this Host header besides the bound address (repeatable)", appendTo(&hosts))
+	fs.Func("allow-host", "accept this Host header besides the bound address (repeatable; with --allow-remote on 0.0.0.0, the name clients use)", appendTo(&hosts))
 	roots := rootFlags(fs)
 	requests := requestFlags(fs)
 	open := doorFlags(fs)
