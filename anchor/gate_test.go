@@ -1,0 +1,134 @@
+package anchor
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"ratchet/harness/fakemodel"
+)
+
+// coinModel is a scripted model whose outcome on a task is a fixed coin of
+// its whole system prompt and the task's prompt, as a real model's is a
+// fixed function of its prompt at temperature 0: any change of the system
+// prompt, even a meaningless one, redraws every task's coin. A system
+// prompt holding helps makes it solve every task.
+func coinModel(helps string) fakemodel.Step {
+	return fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		body := string(r.Body)
+		msgs := r.Messages()
+		if strings.Contains(body, "wrote ") || len(msgs) < 2 {
+			return fakemodel.Step{Text: "Done.", In: 80, Out: 5}
+		}
+		sum := sha256.Sum256(append(msgs[0], msgs[1]...))
+		if !strings.Contains(string(msgs[0]), helps) && sum[0] >= 128 {
+			return fakemodel.Step{Text: "I give up.", In: 50, Out: 5}
+		}
+		args, _ := json.Marshal(map[string]string{"path": "sum.go", "content": fixedSum})
+		return fakemodel.Step{Calls: []fakemodel.Call{{Name: "write_file", Args: string(args)}}, In: 60, Out: 40}
+	}}
+}
+
+// gateEnv is a ledger over a suite of small tasks (6 train, 12 holdout)
+// scored by the coin model, with the default alpha.
+func gateEnv(t *testing.T, model fakemodel.Step) (*testEnv, string) {
+	t.Helper()
+	e := newEnv(t, repeat(model, 1<<16)...)
+	for i := range 6 {
+		addTask(t, e.suite, "train", fmt.Sprintf("gate-t%02d", i))
+	}
+	for i := range 12 {
+		addTask(t, e.suite, "holdout", fmt.Sprintf("gate-h%02d", i))
+	}
+	dir := copyHarness(t)
+	if err := e.a.Init(ctx(), dir); err != nil {
+		t.Fatal(err)
+	}
+	return e, dir
+}
+
+// The A/A game: candidates that only add a neutral sentence redraw every
+// coin. Seed 004's rule alone accepts those whose draws happen to be good;
+// the gate must not. Then a candidate that truly helps is accepted.
+func TestGateAAGame(t *testing.T) {
+	helps := "Always run the tests after every edit."
+	e, dir := gateEnv(t, coinModel(helps))
+	accepted, meansUp := 0, 0
+	for i := range 20 {
+		prompt := readHarness(t, dir, "system_prompt.md")
+		diff := makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + fmt.Sprintf("Note %d: stay calm.\n", i)})
+		if err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", diff)); err != nil {
+			t.Fatal(err)
+		}
+		g := e.last(t)
+		if g.HoldoutPost != nil && *g.HoldoutPost > *g.HoldoutPre {
+			meansUp++ // seed 004's rule alone would have accepted this one
+		}
+		if g.Decision == "accept" {
+			accepted++
+		}
+		t.Logf("neutral %2d: %-6s %s", i, g.Decision, g.Reason)
+	}
+	t.Logf("A/A: %d of 20 neutral candidates accepted; %d would have been by the means alone", accepted, meansUp)
+	if accepted > 1 {
+		t.Errorf("the gate accepted %d of 20 neutral candidates; at most 1 expected", accepted)
+	}
+	prompt := readHarness(t, dir, "system_prompt.md")
+	if err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + helps + "\n"}))); err != nil {
+		t.Fatal(err)
+	}
+	g := e.last(t)
+	t.Logf("helpful: %s %s", g.Decision, g.Reason)
+	if g.Decision != "accept" || *g.HoldoutP > 0.05 {
+		t.Errorf("the helpful candidate: %s: %s", g.Decision, g.Reason)
+	}
+}
+
+func TestSignTest(t *testing.T) {
+	for _, tt := range []struct {
+		fixed, broken int
+		want          float64
+	}{
+		{0, 0, 1}, {1, 0, 0.5}, {5, 0, 1.0 / 32}, {3, 1, 5.0 / 16}, {6, 1, 8.0 / 128}, {0, 3, 1}, {10, 10, 0.5880985260009766},
+	} {
+		if got := SignTest(tt.fixed, tt.broken); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("SignTest(%d, %d) = %v, want %v", tt.fixed, tt.broken, got, tt.want)
+		}
+	}
+}
+
+// A model server that dies in the middle of an apply is the machine's
+// failure, not the candidate's: the generation ends interrupted, and no run
+// of the failed attempts is cached.
+func TestModelServerDiesMidApply(t *testing.T) {
+	var dead atomic.Bool
+	model := coinModel("no phrase helps here")
+	live := model.Func
+	model.Func = func(r fakemodel.Request) fakemodel.Step {
+		if dead.Load() {
+			return fakemodel.Step{Status: 503, Body: `{"error":"overloaded"}`}
+		}
+		return live(r)
+	}
+	e, dir := gateEnv(t, model)
+	dead.Store(true)
+	prompt := readHarness(t, dir, "system_prompt.md")
+	err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be brief.\n"})))
+	if err == nil || !strings.Contains(err.Error(), "infrastructure failure") {
+		t.Errorf("apply with a dead model server: %v", err)
+	}
+	g := e.last(t)
+	if g.Decision != "interrupted" || !strings.Contains(g.Reason, "step 5") || !strings.Contains(g.Reason, "model server") {
+		t.Errorf("generation: %s: %s", g.Decision, g.Reason)
+	}
+	var cachable, infra int
+	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE harness_hash = ? AND error = ''`, g.Hash).Scan(&cachable)
+	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE harness_hash = ? AND outcome = 'infra'`, g.Hash).Scan(&infra)
+	if cachable != 0 || infra == 0 {
+		t.Errorf("the candidate's runs: %d cachable (want 0), %d marked infra (want some)", cachable, infra)
+	}
+}
