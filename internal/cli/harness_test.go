@@ -192,12 +192,10 @@ func TestDoorsFindTheHarnessFromAnyFolder(t *testing.T) {
 	}
 	baselineHash := field(t, u.must(app, ratchet, "harness", "which"), "hash")
 
-	// A ledger in ~/evolve whose head moved by a real acceptance.
-	evolve := filepath.Join(home, "evolve")
+	// A ledger in ~/src/ratchet whose head moved by a real acceptance.
+	evolve := filepath.Join(home, "src", "ratchet")
 	suite := filepath.Join(evolve, "suite")
-	for _, id := range []string{"double-a", "double-b"} {
-		addDoubleTask(t, suite, "train", id)
-	}
+	addDoubleTask(t, suite, "train", "double-a")
 	for _, id := range []string{"double-h", "double-i"} {
 		addDoubleTask(t, suite, "holdout", id)
 	}
@@ -215,12 +213,12 @@ func TestDoorsFindTheHarnessFromAnyFolder(t *testing.T) {
 		Decision string
 		Hash     string `json:"harness_hash"`
 		OldHash  string `json:"Hash"` // before anchor log --json used the ledger's column names
-		Head     bool
+		Head     any    // true, or 1 once the log's fields are the ledger's columns
 	}
 	if err := json.Unmarshal([]byte(u.must(evolve, anchor, "log", "--json")), &gens); err != nil {
 		t.Fatal(err)
 	}
-	if len(gens) != 2 || gens[1].Decision != "accept" || !gens[1].Head {
+	if len(gens) != 2 || gens[1].Decision != "accept" || gens[1].Head != true && gens[1].Head != 1.0 {
 		t.Fatalf("the candidate was not accepted: %+v", gens)
 	}
 	for i := range gens {
@@ -231,20 +229,32 @@ func TestDoorsFindTheHarnessFromAnyFolder(t *testing.T) {
 		t.Errorf("generation 0 (the repository's harness) is %s, the built-in baseline %s: run go generate ./internal/harnesses", gens[0].Hash, baselineHash)
 	}
 
-	// The user names the ledger once, in ~/.config/ratchet/config.
-	writeTestFile(t, filepath.Join(home, ".config", "ratchet", "config"), "ledger = ~/evolve/.anchor\n")
+	// The README's walk-through, as written, from ~/src/app: it names the
+	// ledger in ~/.config/ratchet/config, runs the head, exports it and runs
+	// the export as a folder.
 	fresh()
 	wantHead := "head of " + filepath.Join(evolve, ".anchor") + " (gen 1, " + head.Hash[:12] + "…)"
-	which := u.must(app, ratchet, "harness", "which")
-	if !strings.HasPrefix(which, "harness: "+wantHead) || field(t, which, "hash") != head.Hash {
-		t.Errorf("harness which with the config file:\n%s\nwant %s", which, wantHead)
+	script := readmeWalkthrough(t)
+	readme := exec.Command("bash", "-euo", "pipefail", "-c", script)
+	readme.Dir, readme.Env = home, append(u.env, "PATH="+filepath.Dir(ratchet)+":"+os.Getenv("PATH"))
+	var stdout, stderr bytes.Buffer
+	readme.Stdout, readme.Stderr = &stdout, &stderr
+	if err := readme.Run(); err != nil {
+		t.Fatalf("the README walk-through fails: %v\n%s\n%s\n%s", err, script, stdout.String(), stderr.String())
 	}
-	h, session = ask()
-	if h != wantHead || !fixed() {
-		t.Errorf("with a ledger: ran %q, fixed %v; want %q, which fixes Double", h, fixed(), wantHead)
+	out := stdout.String()
+	inOrder(t, out, "harness: built-in baseline (", "harness: "+wantHead, "harness: "+wantHead, "hash: "+head.Hash,
+		"harness: folder "+filepath.Join(home, "harness-head")+" ("+head.Hash[:12]+"…)")
+	if !fixed() {
+		t.Error("the README's ratchet run with the evolved head did not fix Double")
 	}
+	session = summarySession.FindStringSubmatch(out)[1]
 	if rec := record(session); rec["harness"] != wantHead || rec["harness_hash"] != head.Hash {
 		t.Errorf("the request record says harness %v (%v), want %q", rec["harness"], rec["harness_hash"], wantHead)
+	}
+	which := u.must(app, ratchet, "harness", "which")
+	if field(t, which, "hash") != head.Hash || field(t, which, "ledger named by") != filepath.Join(home, ".config", "ratchet", "config") {
+		t.Errorf("harness which after the README:\n%s", which)
 	}
 
 	// export round-trips: the folder hashes to the generation's hash, for
@@ -303,6 +313,35 @@ func field(t *testing.T, out, key string) string {
 	}
 	t.Fatalf("no %s line in:\n%s", key, out)
 	return ""
+}
+
+// readmeWalkthrough is the code block of README.md that follows "From your project:".
+func readmeWalkthrough(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(ratchetRoot(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "From your project:\n\n```\n")
+	block, _, ok2 := strings.Cut(after, "```")
+	if !ok || !ok2 {
+		t.Fatal(`README.md has no code block after "From your project:"`)
+	}
+	return block
+}
+
+// inOrder checks that out holds each of parts, one after the other.
+func inOrder(t *testing.T, out string, parts ...string) {
+	t.Helper()
+	rest := out
+	for _, p := range parts {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			t.Errorf("%q is missing (or out of order) in:\n%s", p, out)
+			return
+		}
+		rest = rest[i+len(p):]
+	}
 }
 
 func ratchetRoot() string {
