@@ -192,7 +192,7 @@ func TestEvolveWorkspace(t *testing.T) {
 		"EVOLVE_MODEL_API=anthropic", "EVOLVE_MODEL_URL="+em.URL, "EVOLVE_MODEL_NAME=scripted-evolver", "ANCHOR_JOBS=2")
 	var out bytes.Buffer
 	c := Config{Anchor: filepath.Join(bin, "anchor"), Home: home, Tasks: suite, Harness: harness, TaskEnv: environ,
-		EvolveEnv: evolveEnv(environ), RoundBudget: 50000, DailyBudget: 1 << 40, TestCommand: "go build ./...", Out: &out}
+		EvolveEnv: evolveEnv(environ), RoundBudget: 50000, DailyBudget: 1 << 40, TestCommand: "go vet ./core ./tools ./middleware ./memory", Out: &out}
 	ctx := context.Background()
 	if _, err := c.anchor(ctx, c.TaskEnv, "init", "--harness", harness); err != nil {
 		t.Fatal(err)
