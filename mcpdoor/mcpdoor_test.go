@@ -135,6 +135,12 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Fatalf("build: %v %s", err, out)
 	}
 	home := t.TempDir()
+	// Started in / with no root, it refuses to serve everything.
+	wide := exec.Command(bin, "mcp", "--home", home)
+	wide.Dir = "/"
+	if out, err := wide.CombinedOutput(); err == nil || !strings.Contains(string(out), "--root DIR") {
+		t.Errorf("ratchet mcp in / without a root: %v %s", err, out)
+	}
 	// No --root: the folder the editor starts it in is the only root.
 	cmd := exec.Command(bin, "mcp", "--home", home, "--harness", filepath.Join(root, "harness"))
 	cmd.Dir = t.TempDir()

@@ -37,12 +37,20 @@ func (r *roots) check(cmd string) error {
 	return nil
 }
 
-// orWorkingDir makes the working folder the root when none is named.
-func (r *roots) orWorkingDir() {
-	if len(r.projects)+len(r.dirs) == 0 {
-		wd, _ := os.Getwd()
-		r.dirs = []string{wd}
+// orWorkingDir makes the working folder the root when none is named. It
+// refuses the filesystem root and the home folder, where some clients start
+// their servers: a root that wide must be named on purpose.
+func (r *roots) orWorkingDir(cmd string) error {
+	if len(r.projects)+len(r.dirs) > 0 {
+		return nil
 	}
+	wd, err := os.Getwd()
+	home, _ := os.UserHomeDir()
+	if err != nil || wd == "/" || wd == home {
+		return fmt.Errorf("ratchet %s started in %s: name the projects it may work on with --project DIR (repeatable) or --root DIR", cmd, wd)
+	}
+	r.dirs = []string{wd}
+	return nil
 }
 
 func (r *roots) apply(c *door.Config) { c.Roots = append(append([]string{}, r.projects...), r.dirs...) }

@@ -150,7 +150,10 @@ func mcpCommand(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	roots.orWorkingDir() // an editor starts it in the workspace: that folder, and nothing outside it
+	// An editor starts it in the workspace: that folder, and nothing outside it.
+	if err := roots.orWorkingDir("mcp"); err != nil {
+		return err
+	}
 	d, err := open(requests, roots.apply)
 	if err != nil {
 		return err
