@@ -39,11 +39,15 @@ func refuse(kind error, format string, args ...any) error {
 func resolveRoots(roots []string) ([]string, error) {
 	var out []string
 	for _, r := range roots {
-		real, err := filepath.EvalSymlinks(r)
-		if err == nil {
-			real, err = filepath.Abs(real)
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, fmt.Errorf("project root %q: %v", r, err)
 		}
-		if st, serr := os.Stat(real); err != nil || serr != nil || !st.IsDir() {
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("project root %q is not a folder; name folders that exist with --project or --root", r)
+		}
+		if st, err := os.Stat(real); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("project root %q is not a folder; name folders that exist with --project or --root", r)
 		}
 		out = append(out, real)
@@ -51,10 +55,11 @@ func resolveRoots(roots []string) ([]string, error) {
 	return out, nil
 }
 
-// within reports whether path is root or lies under it.
+// within reports whether path is root or lies under it (both absolute and
+// clean). filepath.IsLocal(".") is true, so root itself is within.
 func within(path, root string) bool {
 	rel, err := filepath.Rel(root, path)
-	return err == nil && filepath.IsLocal(rel) || rel == "."
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // project resolves the project a request names and checks it against the
