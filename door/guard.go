@@ -68,29 +68,27 @@ func within(path, root string) bool {
 // the roots is refused whether or not it exists, so a request cannot probe
 // the host's folders.
 func (d *Door) project(name string) (string, error) {
-	if name == "" {
-		return "", refuse(ErrInvalid, "no project: name the folder the agent should work on")
-	}
+	unknown := refuse(ErrInvalid, "unknown project %q: give the path of a folder that exists", name)
+	outside := refuse(ErrForbidden, "project %q is outside the folders this door may work on (%s); the operator names them with --project or --root",
+		name, strings.Join(d.cfg.Roots, ", "))
 	abs, err := filepath.Abs(name)
-	if err != nil {
-		return "", refuse(ErrInvalid, "unknown project %q: give the path of a folder that exists", name)
-	}
-	outside := func() error {
-		return refuse(ErrForbidden, "project %q is outside the folders this door may work on (%s); the operator names them with --project or --root",
-			name, strings.Join(d.cfg.Roots, ", "))
-	}
-	if !d.allowed(abs) {
-		return "", outside()
+	switch {
+	case name == "":
+		return "", refuse(ErrInvalid, "no project: name the folder the agent should work on")
+	case err != nil:
+		return "", unknown
+	case !d.allowed(abs):
+		return "", outside
 	}
 	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", refuse(ErrInvalid, "unknown project %q: give the path of a folder that exists", name)
-	}
-	if !d.allowed(real) {
-		return "", outside()
+	switch {
+	case err != nil:
+		return "", unknown
+	case !d.allowed(real):
+		return "", outside
 	}
 	if st, err := os.Stat(real); err != nil || !st.IsDir() {
-		return "", refuse(ErrInvalid, "unknown project %q: give the path of a folder that exists", name)
+		return "", unknown
 	}
 	return real, nil
 }
