@@ -20,6 +20,7 @@ const usage = `usage: ratchet COMMAND
   editors [--write DIR]   the MCP configuration for VS Code, Cursor, Claude Code and Zed
   harness which|export [--gen N] DIR   what the doors run here; write a generation's snapshot as a folder
   ui [--addr 127.0.0.1:PORT]   a read-only dashboard over the ledger in ANCHOR_HOME
+  fleet submit|worker|status [--nats URL]   run the anchor's runs on many machines (NATS JetStream)
   plan [--aa N] [--p P --holdout N] [--json]   what gain the gate can detect on this suite
 see README.md`
 
@@ -57,6 +58,8 @@ func run(ctx context.Context, args []string) error {
 		return harnessCommand(ctx, args[1:])
 	case "ui":
 		return uiCommand(ctx, args[1:])
+	case "fleet":
+		return fleetCommand(ctx, args[1:])
 	case "plan":
 		return planCommand(ctx, args[1:])
 	case "scripted-model":

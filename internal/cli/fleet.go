@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"ratchet/fleet"
+)
+
+const fleetUsage = `usage: ratchet fleet submit|worker|status [--nats URL]
+  submit  [--trace-dir DIR]   the anchor's runner: a job as JSON on stdin, the run as JSON on stdout
+  worker  [--anchor PATH] [--home DIR] [--name NAME] [--jobs N] [--max-deliver N] [--ack-wait D]
+  status  [--json]            workers, queue depth, jobs in flight, retries, failures
+--nats defaults to NATS_URL, else nats://127.0.0.1:4222; see docs/OPERATOR.md, "Running a fleet"`
+
+// fleetCommand runs ratchet fleet: the runner, a worker or the status.
+func fleetCommand(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return errors.New(fleetUsage)
+	}
+	fs := flag.NewFlagSet("ratchet fleet "+args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	natsURL := fs.String("nats", "", "")
+	settings := fleet.DefaultSettings
+	fs.IntVar(&settings.MaxDeliver, "max-deliver", settings.MaxDeliver, "")
+	fs.DurationVar(&settings.AckWait, "ack-wait", settings.AckWait, "")
+	home, _ := os.UserHomeDir()
+	traceDir := fs.String("trace-dir", filepath.Join(os.TempDir(), "ratchet-fleet-traces"), "")
+	w := &fleet.Worker{Env: os.Environ()}
+	fs.StringVar(&w.Anchor, "anchor", "anchor", "")
+	fs.StringVar(&w.Home, "home", firstEnv("RATCHET_FLEET_HOME", filepath.Join(home, ".ratchet-fleet")), "")
+	fs.StringVar(&w.Name, "name", "", "")
+	fs.IntVar(&w.Jobs, "jobs", 1, "")
+	asJSON := fs.Bool("json", false, "")
+	if err := fs.Parse(args[1:]); err != nil {
+		return fmt.Errorf("%v\n%s", err, fleetUsage)
+	}
+	if settings.MaxDeliver < 1 || settings.AckWait < 100*time.Millisecond || w.Jobs < 1 {
+		return errors.New("--max-deliver and --jobs must be positive and --ack-wait at least 100ms")
+	}
+	url := fleet.URL(*natsURL)
+	switch args[0] {
+	case "submit":
+		var job fleet.Job
+		dec := json.NewDecoder(io.LimitReader(os.Stdin, 1<<20))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&job); err != nil {
+			return fmt.Errorf("read the job on stdin: %v; the anchor writes it when ANCHOR_RUNNER is set", err)
+		}
+		f, err := fleet.Open(ctx, url, "ratchet fleet submit", settings, false)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out, err := f.Submit(ctx, job, *traceDir)
+		if err != nil {
+			return err
+		}
+		_, err = os.Stdout.Write(out)
+		return err
+	case "worker":
+		f, err := fleet.Open(ctx, url, "ratchet fleet worker", settings, true)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return f.Work(ctx, w)
+	case "status":
+		f, err := fleet.Open(ctx, url, "ratchet fleet status", settings, false)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		s, err := f.Status(ctx)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return json.NewEncoder(os.Stdout).Encode(s)
+		}
+		return s.Print(os.Stdout)
+	}
+	return fmt.Errorf("unknown fleet command %q\n%s", args[0], fleetUsage)
+}
