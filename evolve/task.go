@@ -86,9 +86,15 @@ func (c Config) buildTask(ctx context.Context, dir string, w workspace, goal str
 		goalSection = "\n## The operator's goal for this round\n\n" + goal + "\n"
 	}
 	readme := fmt.Sprintf(workspaceREADME, w.head.Gen, goalSection)
+	return errors.Join(writeFile(filepath.Join(repo, "README.md"), []byte(readme)), writeFile(filepath.Join(dir, "task.toml"), taskTOML(goal, c.TestCommand)))
+}
+
+// taskTOML is the evolve task's task.toml: the prompt as a multi-line
+// literal string (taken verbatim: a goal needs no escaping, only no ”')
+// and the test, run in harness/.
+func taskTOML(goal, test string) []byte {
 	prompt := strings.ReplaceAll(fmt.Sprintf(evolvePrompt, goalLine(goal)), "'''", "''")
-	toml := fmt.Sprintf("prompt = '''\n%s'''\ntest = %q\ntimeout = \"900s\"\n", prompt, "cd harness && "+c.TestCommand)
-	return errors.Join(writeFile(filepath.Join(repo, "README.md"), []byte(readme)), writeFile(filepath.Join(dir, "task.toml"), []byte(toml)))
+	return fmt.Appendf(nil, "prompt = '''\n%s'''\ntest = %q\ntimeout = \"900s\"\n", prompt, "cd harness && "+test)
 }
 
 // changedFiles lists the harness files that differ between the head working

@@ -123,3 +123,49 @@ func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+func TestTaskTOMLCarriesAnyGoal(t *testing.T) {
+	goal := cleanGoal("Fix \\d+ regexes, \"quoted\" and 'single' and ''' triple,\x01 tabs\tand\nnewlines")
+	dir := filepath.Join(t.TempDir(), "evolve", "task")
+	if err := writeFile(filepath.Join(dir, "task.toml"), taskTOML(goal, `go vet ./... && go test -run "X|Y" ./...`)); err != nil {
+		t.Fatal(err)
+	}
+	task, err := anchor.LoadTask(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantGoal := strings.ReplaceAll(goal, "'''", "''")
+	if !strings.Contains(task.Prompt, "The operator's goal for this round: "+wantGoal+"\n") || strings.Contains(goal, "\n") || strings.Contains(goal, "\x01") {
+		t.Errorf("goal %q; prompt:\n%s", goal, task.Prompt)
+	}
+	if task.Test != `cd harness && go vet ./... && go test -run "X|Y" ./...` {
+		t.Errorf("test = %q", task.Test)
+	}
+}
+
+func TestGoalQueue(t *testing.T) {
+	c := Config{Home: t.TempDir()}
+	if g, err := c.nextGoal(true); g != "" || err != nil {
+		t.Errorf("no queue: %q, %v", g, err)
+	}
+	os.WriteFile(c.goalsPath(), []byte("# goals\n\n  first goal  \nsecond goal\n"), 0o644)
+	if g, _ := c.nextGoal(false); g != "first goal" {
+		t.Errorf("peek = %q", g)
+	}
+	for _, want := range []string{"first goal", "second goal", ""} {
+		if g, err := c.nextGoal(true); g != want || err != nil {
+			t.Errorf("take = %q, %v; want %q", g, err, want)
+		}
+	}
+	if b, _ := os.ReadFile(c.goalsPath()); string(b) != "# goals\n\n" {
+		t.Errorf("goals.txt left = %q", b)
+	}
+	c.Goal = "from the command line"
+	os.WriteFile(c.goalsPath(), []byte("queued\n"), 0o644)
+	if g, _ := c.nextGoal(true); g != "from the command line" {
+		t.Errorf("--goal lost to the queue: %q", g)
+	}
+	if b, _ := os.ReadFile(c.goalsPath()); string(b) != "queued\n" {
+		t.Errorf("--goal took from the queue: %q", b)
+	}
+}
