@@ -90,9 +90,8 @@ func (c Config) buildTask(ctx context.Context, dir string, w workspace, goal str
 }
 
 // taskTOML is the evolve task's task.toml: the prompt as a multi-line
-// literal string (taken verbatim: a goal needs no escaping; three single
-// quotes in a row become two)
-// and the test, run in harness/.
+// literal string, taken verbatim, so a goal needs no escaping (three single
+// quotes in a row become two), and the test, run in harness/.
 func taskTOML(goal, test string) []byte {
 	prompt := strings.ReplaceAll(fmt.Sprintf(evolvePrompt, goalLine(goal)), "'''", "''")
 	return fmt.Appendf(nil, "prompt = '''\n%s'''\ntest = %q\ntimeout = \"900s\"\n", prompt, "cd harness && "+test)
