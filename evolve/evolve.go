@@ -265,6 +265,7 @@ func (c Config) Round(ctx context.Context) Round {
 
 // read gathers what a round needs from the ledger: the generations, the
 // head (which the harness working copy must be) and the head's train runs.
+// It reads train runs only: holdout reaches the evolver as decisions alone.
 func (c Config) read(ctx context.Context) (workspace, error) {
 	var w workspace
 	var err error
@@ -280,11 +281,7 @@ func (c Config) read(ctx context.Context) (workspace, error) {
 	if hash, err := c.anchor(ctx, c.TaskEnv, "snapshot", c.Harness); err != nil || strings.TrimSpace(string(hash)) != w.head.Hash {
 		return w, fmt.Errorf("%s is not the head generation's snapshot (%v); restore it with anchor rollback %d", c.Harness, err, w.head.Gen)
 	}
-	out, err := c.anchor(ctx, c.TaskEnv, "traces", "--split", "train")
-	if err == nil {
-		err = json.Unmarshal(out, &w.runs)
-	}
-	if err != nil {
+	if w.runs, err = w.ledger.trainRuns(ctx, w.head.Hash); err != nil {
 		return w, fmt.Errorf("read the head's train runs: %w", err)
 	}
 	for _, run := range w.runs {

@@ -104,3 +104,28 @@ func number(v any) *float64 {
 	}
 	return nil
 }
+
+// trainRuns returns a harness's latest train run of every task and repeat
+// under the ledger's model: with repeats, each draw is there to compare.
+func (l ledger) trainRuns(ctx context.Context, hash string) ([]anchor.Run, error) {
+	rows, err := ledgerdb.Query(ctx, l.path, `SELECT * FROM runs r WHERE split = 'train' AND harness_hash = ? AND model = ?
+		AND created_at = (SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND repeat = r.repeat AND split = 'train'
+			AND harness_hash = r.harness_hash AND model = r.model)
+		ORDER BY task_id, repeat`, hash, l.model)
+	if err != nil {
+		return nil, err
+	}
+	runs := []anchor.Run{}
+	for _, r := range rows {
+		score := 0.0
+		if s := number(r["score"]); s != nil {
+			score = *s
+		}
+		runs = append(runs, anchor.Run{ID: str(r["id"]), HarnessHash: str(r["harness_hash"]), TaskHash: str(r["task_hash"]),
+			TaskID: str(r["task_id"]), Split: str(r["split"]), Model: str(r["model"]), Repeat: int(integer(r["repeat"])), Score: score,
+			Passed: int(integer(r["passed"])), Total: int(integer(r["total"])), TokensIn: integer(r["tokens_in"]), TokensOut: integer(r["tokens_out"]),
+			WallMS: integer(r["wall_ms"]), ExitCode: int(integer(r["exit_code"])), TracePath: str(r["trace_path"]), Outcome: str(r["outcome"]),
+			Error: str(r["error"]), CreatedAt: str(r["created_at"])})
+	}
+	return runs, nil
+}

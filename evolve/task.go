@@ -41,7 +41,7 @@ You improve the coding agent in harness/ by changing exactly one of its editable
 | path | what it holds |
 |---|---|
 | harness/ | the agent, generation %d of this ledger (the head). harness/manifest.toml lists the files you may change. |
-| traces/README.md | every training task's latest run of this harness, failed and passed: task, score, tests passed |
+| traces/README.md | every training task's latest run of this harness (each repeat), failed and passed: task, score, tests passed |
 | traces/<run>/index.md | one run's steps: every tool call with its arguments, result size and errors, and the files holding each step |
 | traces/<run>/step-NNN.txt | one step of a run in full: the model's reply, the calls, and each tool result, nothing cut |
 | history/README.md | every earlier candidate: decision, component, train tasks fixed and broken, hypothesis |

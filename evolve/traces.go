@@ -81,10 +81,7 @@ type traceRow struct {
 func writeTraces(dir string, runs []anchor.Run) error {
 	runs = slices.Clone(runs)
 	slices.SortStableFunc(runs, func(a, b anchor.Run) int {
-		if a.Score != b.Score {
-			return cmp.Compare(a.Score, b.Score)
-		}
-		return strings.Compare(a.TaskID, b.TaskID)
+		return cmp.Or(cmp.Compare(a.Score, b.Score), strings.Compare(a.TaskID, b.TaskID), cmp.Compare(a.Repeat, b.Repeat))
 	})
 	var rows []traceRow
 	for _, r := range runs {
@@ -102,10 +99,11 @@ func writeTraces(dir string, runs []anchor.Run) error {
 	b.WriteString("Every training task's latest run of the harness in ../harness/, failed and passed, each complete.\n")
 	b.WriteString("Compare the failed runs with the passed ones. Open a run's index first: it lists every tool call\n")
 	b.WriteString("(tool, arguments, size of the result, errors) and the files that hold each step in full.\n\n")
-	b.WriteString("| task | score | tests passed | steps | tokens | ended | run error | index |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("A task run more than once (repeats) has a row per repeat: the same harness, another draw of the model.\n\n")
+	b.WriteString("| task | repeat | score | tests passed | steps | tokens | ended | run error | index |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, row := range rows {
 		r := row.run
-		fmt.Fprintf(&b, "| %s | %.2f | %d of %d | %d | %d | %s | %s | %s/%s |\n", cell(r.TaskID, 60), r.Score, r.Passed, r.Total,
+		fmt.Fprintf(&b, "| %s | %d | %.2f | %d of %d | %d | %d | %s | %s | %s/%s |\n", cell(r.TaskID, 60), r.Repeat, r.Score, r.Passed, r.Total,
 			row.steps, r.TokensIn+r.TokensOut, cell(row.ended, 40), cell(r.Error, 80), r.ID, row.index)
 	}
 	_, err := writeParts(dir, "README", ".md", b.String())
