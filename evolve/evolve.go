@@ -1,9 +1,13 @@
-// Package evolve is Layer 2: it turns failed train traces into a one-file
+// Package evolve is Layer 2: it turns the head's train runs into a one-file
 // candidate edit of the head harness and submits it to `anchor apply`, whose
 // acceptance rule decides. The edit is written by the head harness itself,
-// run by `anchor run` on an evolve task (a copy of the harness plus the
-// traces), so the evolver is sandboxed and metered like any run, but with its
-// own model (EVOLVE_MODEL_*).
+// run by `anchor run` on an evolve task, so the evolver is sandboxed and
+// metered like any run, but with its own model (EVOLVE_MODEL_*) and its own
+// ledger. The evolve task is a workspace (task.go): the harness, complete
+// traces of every train run of the head (traces.go) and every earlier
+// candidate (history.go), where holdout appears only as a decision. It reads
+// the ledger read-only (ledger.go) and may import the anchor's types; the
+// anchor imports nothing of it.
 package evolve
 
 import (
@@ -41,7 +45,7 @@ type Config struct {
 // Round is one line of the evolve log ($ANCHOR_HOME/evolve.jsonl).
 type Round struct {
 	Time        string   `json:"time"`
-	Decision    string   `json:"decision"` // accept, reject, refused, nothing, error
+	Decision    string   `json:"decision"` // accept, reject, interrupted, refused, nothing, error
 	Reason      string   `json:"reason"`
 	Hypothesis  string   `json:"hypothesis"`
 	Component   string   `json:"component"`
