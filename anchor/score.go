@@ -155,7 +155,6 @@ func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte
 		}
 	}
 	s := Scored{}
-	passedIn := map[string]bool{}
 	for name, b := range hidden {
 		pkg := goPackage(gomod, path.Dir(name))
 		for _, m := range testFunc.FindAllSubmatch(b, -1) {
@@ -165,15 +164,12 @@ func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte
 			s.Total++
 			if final[pkg+" "+string(m[1])] == "pass" {
 				s.Passed++
-				passedIn[pkg] = true
 			}
 		}
 	}
-	for key := range canaries {
-		pkg, _, _ := strings.Cut(key, " ")
-		action := final[key]
-		if action == "pass" || action == "skip" || (action == "" && passedIn[pkg]) {
-			return Scored{Total: max(s.Total, 1), Outcome: "forged", Error: fmt.Sprintf("forged: the canary %s reported %q", key, action)}
+	for key := range canaries { // a test binary that panicked never reports it: that is no forgery
+		if action := final[key]; action == "pass" || action == "skip" {
+			return Scored{Total: max(s.Total, 1), Outcome: "forged", Error: fmt.Sprintf("forged: the canary %s, which must fail, reported %s", key, action)}
 		}
 	}
 	if s.Total == 0 { // no hidden Go tests: the exit status decides

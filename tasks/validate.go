@@ -49,10 +49,6 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	cache := filepath.Join(tmp, "gocache") // shared: only the suite's own code runs here
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return nil, err
-	}
 	results := make([]Result, len(dirs))
 	sem := make(chan struct{}, max(jobs, 1))
 	var wg sync.WaitGroup
@@ -60,7 +56,7 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = check(ctx, d, filepath.Join(tmp, fmt.Sprint(i)), cache)
+			results[i] = check(ctx, d, filepath.Join(tmp, fmt.Sprint(i)))
 		})
 	}
 	wg.Wait()
@@ -87,7 +83,7 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 	return results, tw.Flush()
 }
 
-func check(ctx context.Context, dir, tmp, cache string) (r Result) {
+func check(ctx context.Context, dir, tmp string) (r Result) {
 	start := time.Now()
 	t, err := anchor.LoadTask(dir)
 	r = Result{Split: t.Split, ID: t.ID}
@@ -111,17 +107,18 @@ func check(ctx context.Context, dir, tmp, cache string) (r Result) {
 		r.Problem = p
 		return r
 	}
-	ref := merge(repo, reference, hidden)
-	untouched := merge(repo, hidden)
-	var rp, rt, up, ut int
-	if rp, rt, err = run(ctx, t, ref, filepath.Join(tmp, "ref"), cache); err != nil {
-		r.Problem = err.Error()
-		return r
+	// Scored exactly as the anchor scores an agent's tree: the reference
+	// stands in for a perfect agent, the untouched repo for one that did
+	// nothing.
+	ref := anchor.ScoreTree(ctx, t, merge(repo, reference), filepath.Join(tmp, "ref"))
+	untouched := anchor.ScoreTree(ctx, t, repo, filepath.Join(tmp, "untouched"))
+	for _, s := range []anchor.Scored{ref, untouched} {
+		if s.Outcome != "" {
+			r.Problem = s.Error
+			return r
+		}
 	}
-	if up, ut, err = run(ctx, t, untouched, filepath.Join(tmp, "untouched"), cache); err != nil {
-		r.Problem = err.Error()
-		return r
-	}
+	rp, rt, up, ut := ref.Passed, ref.Total, untouched.Passed, untouched.Total
 	r.Reference, r.Untouched = fmt.Sprintf("%d/%d", rp, rt), fmt.Sprintf("%d/%d", up, ut)
 	switch {
 	case rp != rt:
@@ -130,29 +127,6 @@ func check(ctx context.Context, dir, tmp, cache string) (r Result) {
 		r.Problem = "the untouched repo already passes every test: nothing to fix"
 	}
 	return r
-}
-
-// run scores a tree in the anchor's scoring sandbox.
-func run(ctx context.Context, t anchor.Task, files map[string][]byte, dir, cache string) (int, int, error) {
-	if err := anchor.WriteTree(filepath.Join(dir, "task"), files); err != nil {
-		return 0, 0, err
-	}
-	box := anchor.Box{Work: dir, Cache: cache, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}}
-	code, out, timedOut, err := box.Run(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	if timedOut {
-		return 0, 0, fmt.Errorf("the tests timed out")
-	}
-	var report []byte
-	if t.JUnit != "" {
-		if root, err := os.OpenRoot(filepath.Join(dir, "task")); err == nil {
-			report, _ = root.ReadFile(t.JUnit)
-		}
-	}
-	passed, total := anchor.Score(t, out, code, report)
-	return passed, total, nil
 }
 
 func merge(layers ...map[string][]byte) map[string][]byte {
