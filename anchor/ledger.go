@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"database/sql"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,20 +22,9 @@ import (
 // intended; only such runs are served from the cache. runs.outcome is a
 // category (ok, timeout, crash, build, forged, infra, scoring): the only
 // thing about a holdout or sealed run that may leave the ledger.
-const schema = `
-CREATE TABLE IF NOT EXISTS runs(id TEXT PRIMARY KEY, harness_hash TEXT, task_hash TEXT, task_id TEXT, split TEXT, model TEXT,
-  repeat INTEGER NOT NULL DEFAULT 0, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER,
-  wall_ms INTEGER, exit_code INTEGER, trace_path TEXT, outcome TEXT NOT NULL DEFAULT '', error TEXT NOT NULL DEFAULT '', created_at TEXT);
-CREATE INDEX IF NOT EXISTS runs_key ON runs(harness_hash, task_hash, model, repeat);
-CREATE TABLE IF NOT EXISTS evals(id INTEGER PRIMARY KEY, harness_hash TEXT, split TEXT, model TEXT, score REAL, n_tasks INTEGER, cached INTEGER, created_at TEXT);
-CREATE TABLE IF NOT EXISTS generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT, diff_hash TEXT, component TEXT,
-  hypothesis TEXT, trace_ids TEXT, decision TEXT, reason TEXT, train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL,
-  tokens INTEGER, created_at TEXT, goal TEXT NOT NULL DEFAULT '', train_fixed INTEGER, train_broken INTEGER, train_p REAL,
-  holdout_fixed INTEGER, holdout_broken INTEGER, holdout_p REAL);
-CREATE TABLE IF NOT EXISTS head(id INTEGER PRIMARY KEY CHECK (id = 1), gen INTEGER);
-CREATE TRIGGER IF NOT EXISTS head_moves AFTER INSERT ON generations WHEN NEW.decision IN ('baseline', 'accept', 'rollback')
-  BEGIN INSERT OR REPLACE INTO head(id, gen) VALUES(1, NEW.gen); END;
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);`
+//
+//go:embed schema.sql
+var schema string
 
 func (a *Anchor) open() error {
 	for _, d := range []string{"snapshots", "traces", "builds", "diffs", "tmp"} {
@@ -49,8 +39,15 @@ func (a *Anchor) open() error {
 	a.sweep()
 	db.SetMaxOpenConns(1)
 	a.db = db
-	if _, err := db.Exec(schema); err != nil {
-		return fmt.Errorf("open the ledger in %s: %w; is it a ledger of this anchor version?", a.Home, err)
+	tables, upgrades, _ := strings.Cut(schema, "-- upgrades")
+	if _, err := db.Exec(tables); err != nil {
+		return fmt.Errorf("open the ledger in %s: %w", a.Home, err)
+	}
+	for _, stmt := range strings.Split(upgrades, ";") {
+		_, err := db.Exec(stmt)
+		if err != nil && strings.TrimSpace(stmt) != "" && !strings.Contains(err.Error(), "duplicate column") {
+			return fmt.Errorf("upgrade the ledger in %s: %w", a.Home, err)
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -160,5 +161,32 @@ func TestKilledApplyLeavesATruthfulLedger(t *testing.T) {
 	g = e.last(t)
 	if g.Decision != "interrupted" || !strings.Contains(g.Reason, "step 5") {
 		t.Errorf("after recovery the generation is %+v", g)
+	}
+}
+
+// A ledger made before the gate's columns existed is upgraded in place,
+// losing nothing.
+func TestOldLedgerUpgrades(t *testing.T) {
+	home := t.TempDir()
+	db, _ := sql.Open("sqlite", filepath.Join(home, "ledger.db"))
+	if _, err := db.Exec(`CREATE TABLE runs(id TEXT PRIMARY KEY, harness_hash TEXT, task_hash TEXT, task_id TEXT, split TEXT, model TEXT, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER, wall_ms INTEGER, exit_code INTEGER, trace_path TEXT, error TEXT NOT NULL DEFAULT '', created_at TEXT);
+CREATE TABLE generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT, diff_hash TEXT, component TEXT, hypothesis TEXT, trace_ids TEXT, decision TEXT, reason TEXT, train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL, tokens INTEGER, created_at TEXT);
+INSERT INTO generations(gen, decision, reason) VALUES(0, 'baseline', 'old');`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	var out bytes.Buffer
+	a := &Anchor{Home: home, Out: &out}
+	if err := a.open(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Log(true); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out.Bytes(), []byte(`"holdout_p":null`)) {
+		t.Errorf("log: %s", out.String())
+	}
+	if err := a.open(); err != nil {
+		t.Fatalf("second open: %v", err)
 	}
 }

@@ -1,0 +1,25 @@
+CREATE TABLE IF NOT EXISTS runs(id TEXT PRIMARY KEY, harness_hash TEXT, task_hash TEXT, task_id TEXT, split TEXT, model TEXT,
+  repeat INTEGER NOT NULL DEFAULT 0, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER,
+  wall_ms INTEGER, exit_code INTEGER, trace_path TEXT, outcome TEXT NOT NULL DEFAULT '', error TEXT NOT NULL DEFAULT '', created_at TEXT);
+CREATE TABLE IF NOT EXISTS evals(id INTEGER PRIMARY KEY, harness_hash TEXT, split TEXT, model TEXT, score REAL, n_tasks INTEGER, cached INTEGER, created_at TEXT);
+CREATE TABLE IF NOT EXISTS generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT, diff_hash TEXT, component TEXT,
+  hypothesis TEXT, trace_ids TEXT, decision TEXT, reason TEXT, train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL,
+  tokens INTEGER, created_at TEXT, goal TEXT NOT NULL DEFAULT '', train_fixed INTEGER, train_broken INTEGER, train_p REAL,
+  holdout_fixed INTEGER, holdout_broken INTEGER, holdout_p REAL);
+CREATE TABLE IF NOT EXISTS head(id INTEGER PRIMARY KEY CHECK (id = 1), gen INTEGER);
+CREATE TRIGGER IF NOT EXISTS head_moves AFTER INSERT ON generations WHEN NEW.decision IN ('baseline', 'accept', 'rollback')
+  BEGIN INSERT OR REPLACE INTO head(id, gen) VALUES(1, NEW.gen); END;
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+-- upgrades
+-- A ledger made before a column existed gets it. Each statement runs on
+-- its own, and "duplicate column" means the column is already there.
+ALTER TABLE runs ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN outcome TEXT NOT NULL DEFAULT '';
+ALTER TABLE generations ADD COLUMN goal TEXT NOT NULL DEFAULT '';
+ALTER TABLE generations ADD COLUMN train_fixed INTEGER;
+ALTER TABLE generations ADD COLUMN train_broken INTEGER;
+ALTER TABLE generations ADD COLUMN train_p REAL;
+ALTER TABLE generations ADD COLUMN holdout_fixed INTEGER;
+ALTER TABLE generations ADD COLUMN holdout_broken INTEGER;
+ALTER TABLE generations ADD COLUMN holdout_p REAL;
+CREATE INDEX IF NOT EXISTS runs_key ON runs(harness_hash, task_hash, model, repeat);
