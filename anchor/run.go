@@ -111,7 +111,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 		return
 	}
 	defer os.RemoveAll(tmp)
-	defer bound(tmp, runDisk)() // unmounted before the folder is removed
+	defer bound(tmp, runDisk)()                      // unmounted before the folder is removed
 	sockDir, err := os.MkdirTemp("", "anchor-sock-") // short: a socket path has at most 107 bytes
 	if err != nil {
 		r.Outcome, r.Error = "infra", err.Error()

@@ -1,11 +1,11 @@
 package anchor
 
 import (
-	_ "embed"
 	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
