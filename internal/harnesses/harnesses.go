@@ -149,7 +149,11 @@ func (h *Harness) Build(home string) (string, error) {
 	cmd := exec.Command("go", "build", "-trimpath", "-o", tmp, ".")
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", errors.New("the harness is built from source on first use, and there is no go command on PATH: install Go (go.dev/dl) or add it to PATH")
+	}
+	if err != nil {
 		os.Remove(tmp)
 		return "", fmt.Errorf("build the harness %s: %v: %s", h, err, strings.TrimSpace(string(out)))
 	}

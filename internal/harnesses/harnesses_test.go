@@ -2,6 +2,7 @@ package harnesses
 
 import (
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -180,5 +181,54 @@ func TestBuildIsCachedByHash(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(home, "builds")); len(entries) != 1 {
 		t.Errorf("builds/ holds %d entries, want only the one binary", len(entries))
+	}
+}
+
+func TestBuildWithoutGo(t *testing.T) {
+	b, err := BuiltIn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if _, err := b.Build(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no go command on PATH") {
+		t.Errorf("a build without Go: %v", err)
+	}
+}
+
+// BenchmarkLocateHead is what every request pays before it runs: read the
+// ledger, read the head snapshot and check its hash.
+func BenchmarkLocateHead(b *testing.B) {
+	base, err := BuiltIn()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ledger := b.TempDir()
+	if err := anchor.WriteTree(filepath.Join(ledger, "snapshots", base.Hash), base.Files); err != nil {
+		b.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", filepath.Join(ledger, "ledger.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, err = db.Exec(`CREATE TABLE generations(gen INTEGER PRIMARY KEY, harness_hash TEXT, decision TEXT);
+		CREATE TABLE head(id INTEGER PRIMARY KEY, gen INTEGER);
+		INSERT INTO generations VALUES(0, ?, 'baseline'); INSERT INTO head VALUES(1, 0);`, base.Hash)
+	db.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Locate("", ledger); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBuiltIn is the cost of unpacking the embedded baseline.
+func BenchmarkBuiltIn(b *testing.B) {
+	for b.Loop() {
+		if _, err := BuiltIn(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
