@@ -53,8 +53,9 @@ ratchet evolve --harness "$DEMO/harness"
 step "ratchet evolve --dry-run: what the evolver will see next round"
 next=$(ratchet evolve --dry-run --harness "$DEMO/harness")
 echo "$next"
-(cd "$next/repo" && ls -d README.md traces/* history/* | head -n 8 && echo "...")
-sed -n '/^| gen/,$p' "$next/repo/history/README.md"
+echo "  README.md  harness/  traces/ ($(ls -d "$next"/repo/traces/*/ | wc -l) runs, failed and passed)  history/ (earlier candidates: $(ls "$next"/repo/history | grep -c gen-))"
+echo "history/gen-001/candidate.md (holdout only as the decision; the numbers stay with the operator):"
+sed -n '3,6p' "$next/repo/history/gen-001/candidate.md" | sed 's/^/  /'
 
 step "ratchet evolve --goal (round 2): an operator's goal in front of the evolver"
 ratchet evolve --harness "$DEMO/harness" --goal "Make the agent look at the failing tests before it edits."

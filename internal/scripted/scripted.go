@@ -67,9 +67,9 @@ func evolverReply(phrase string, r fakemodel.Request) fakemodel.Step {
 		hyp = "Shorter replies leave the model more of its context for the code, so it should fix more tasks."
 	default:
 		edit = phrase
-		hyp = "history/ shows that asking for shorter replies was rejected: it changed nothing the agent does. " +
-			"The failed traces show the agent looking at the files and giving up without running the tests. " +
-			"Different this time: tell it to run the tests and read the failing output before it changes anything."
+		hyp = "history/ shows that asking for shorter replies was rejected: it fixed some training tasks and broke others, " +
+			"noise rather than a change in what the agent does. The failed traces show the agent reading the code and giving up " +
+			"without running the tests. Different this time: tell it to run the tests and read the failing output before it changes anything."
 	}
 	calls := []fakemodel.Call{
 		call("write_file", map[string]string{"path": "harness/system_prompt.md", "content": strings.TrimRight(prompt, "\n") + "\n" + edit + "\n"}),
