@@ -75,4 +75,5 @@ Where to look next:
   last workspace  $ANCHOR_HOME/evolve/task/repo   (what the evolver saw in round 2)
   candidates      $ANCHOR_HOME/diffs/       every diff the anchor judged
   head harness    $DEMO/harness
+  on a project    RATCHET_LEDGER=$ANCHOR_HOME ratchet run --project DIR "request"   (README: "Using the evolved harness")
 EOT
