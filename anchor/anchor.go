@@ -91,6 +91,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := preflight(cmd); err != nil {
 		return err
 	}
+	if _, err := os.Stat(a.path("ledger.db")); err != nil && (cmd == "log" || cmd == "traces") {
+		return fmt.Errorf("no ledger in %s; run anchor init there first, or point --home / ANCHOR_HOME at one", a.Home)
+	}
 	if err := a.open(); err != nil {
 		return err
 	}
@@ -165,6 +168,8 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		return nil, nil, errors.New("anchor traces serves --split train only; holdout and sealed traces are never shown")
 	case (cmd == "snapshot" || cmd == "rollback") && fs.NArg() != 1:
 		return nil, nil, fmt.Errorf("anchor %s takes one argument; run anchor %s -h", cmd, cmd)
+	case cmd != "snapshot" && cmd != "rollback" && fs.NArg() > 0:
+		return nil, nil, fmt.Errorf("anchor %s takes no argument %q; flags go before it, see anchor %s -h", cmd, fs.Arg(0), cmd)
 	}
 	o.harness = cmp.Or(fs.Arg(0), o.harness)
 	return a, o, nil
