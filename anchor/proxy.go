@@ -1,0 +1,226 @@
+package anchor
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// ProxyConfig says where a run's proxy forwards and how much it may spend.
+// API "anthropic" is served at /v1/messages, anything else as "openai" at
+// /v1/chat/completions. Model is pinned into every request; Key is sent
+// upstream and scrubbed from every reply. Budget counts input and output
+// tokens together. Seed is the openai "seed" of every request.
+type ProxyConfig struct {
+	API, Upstream, Model, Key string
+	Budget                    int64
+	Seed                      int
+}
+
+// Proxy is a run's only way to the model: an HTTP server on a unix socket
+// bound into the sandbox. It serves POST to the API's chat path and nothing
+// else, one request at a time. Every body is re-encoded with the operator's
+// model pinned and the reply capped to the budget left; the credential is
+// injected and the usage the upstream reports is charged. A reply without a
+// complete usage report is charged all it could have cost.
+type Proxy struct {
+	c       ProxyConfig
+	path    string
+	header  http.Header // to the upstream: the credential, never the sandbox's
+	secret  *strings.Replacer
+	srv     *http.Server
+	mu      sync.Mutex // held over a whole request, so requests go one at a time
+	in, out atomic.Int64
+	failure atomic.Pointer[string]
+}
+
+// StartProxy serves on the unix socket at sock until Close.
+func StartProxy(sock string, c ProxyConfig) (*Proxy, error) {
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("start model proxy: %w", err)
+	}
+	p := &Proxy{c: c, path: "/v1/chat/completions", header: http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + c.Key}}}
+	if c.API == "anthropic" {
+		p.path = "/v1/messages"
+		p.header = http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {c.Key}, "Anthropic-Version": {"2023-06-01"}}
+	}
+	p.secret = strings.NewReplacer() // no key, nothing to scrub
+	if c.Key != "" {
+		p.secret = strings.NewReplacer(c.Key, "[credential]")
+	}
+	p.failure.Store(new(""))
+	mux := http.NewServeMux() // any other method is 405, any other path 404
+	mux.Handle("POST "+p.path, p)
+	p.srv = &http.Server{Handler: mux, MaxHeaderBytes: 64 << 10}
+	go p.srv.Serve(ln)
+	return p, nil
+}
+
+// Close stops the proxy. It returns once the request in flight, if any, has
+// been charged; a request still waiting is refused.
+func (p *Proxy) Close() error {
+	err := p.srv.Close()
+	p.mu.Lock()
+	p.c.Budget = 0
+	p.mu.Unlock()
+	return err
+}
+
+// Used returns the tokens charged so far.
+func (p *Proxy) Used() (in, out int64) { return p.in.Load(), p.out.Load() }
+
+// Failure is "" unless the last exchange with the upstream failed as
+// infrastructure (unreachable, or a 5xx status); then it says why in one
+// line, without the credential.
+func (p *Proxy) Failure() string { return *p.failure.Load() }
+
+// refuse answers with an error of the proxy's own, which SDKs must not retry.
+func refuse(w http.ResponseWriter, code int, kind, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("x-should-retry", "false")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]string{"type": kind, "message": msg}})
+}
+
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4<<20))
+	if err != nil {
+		refuse(w, http.StatusRequestEntityTooLarge, "request_too_large", "the request body must be at most 4 MiB")
+		return
+	}
+	left, est := p.c.Budget-p.in.Load()-p.out.Load(), int64(len(body)/3) // est: input tokens; a token is rarely under 3 bytes
+	if est >= left {
+		refuse(w, http.StatusTooManyRequests, "budget_exhausted", fmt.Sprintf("the run's token budget is spent (%d tokens left)", max(left, 0)))
+		return
+	}
+	fwd, err := p.rewrite(body, left-est)
+	if err != nil {
+		refuse(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		return
+	}
+	in, out, failure := p.forward(w, r, fwd, est, left-est)
+	p.in.Add(in)
+	p.out.Add(out)
+	p.failure.Store(&failure)
+}
+
+// rewrite reads body as exactly one JSON object with unique top-level keys,
+// all in lower-case snake_case, and returns the body to forward: the
+// operator's model, the reply capped to limit tokens, and in openai mode the
+// seed and, for a stream, its usage.
+func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
+	errObject := fmt.Errorf("the request body must be exactly one JSON object")
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') || !json.Valid(body) { // Valid: nothing follows the object
+		return nil, errObject
+	}
+	req := map[string]any{} // values are json.RawMessage until the proxy sets them
+	for dec.More() {
+		t, err := dec.Token()
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err != nil || dec.Decode(&v) != nil {
+			return nil, errObject
+		}
+		// Both APIs write their keys in lower-case snake_case. Any other key
+		// is refused, as Go servers such as Ollama match keys without regard
+		// to case ("Stream", "MODEL", or "ſtream" with a long s).
+		if _, dup := req[key]; dup || strings.Trim(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+			return nil, fmt.Errorf("the request body has the key %q twice or not in lower-case snake_case", key)
+		}
+		req[key] = v
+	}
+	// max_tokens is always set, as Ollama reads no other; the other limits
+	// are capped where given (llama.cpp's server prefers n_predict), and so
+	// is n, the number of replies.
+	for k, most := range map[string]int64{"max_tokens": limit, "max_completion_tokens": limit, "n_predict": limit, "n": 1} {
+		n := most
+		if v, ok := req[k].(json.RawMessage); ok && (json.Unmarshal(v, &n) != nil || n < 1) {
+			return nil, fmt.Errorf("%q must be a positive integer", k)
+		}
+		if _, ok := req[k]; ok || k == "max_tokens" {
+			req[k] = min(n, most)
+		}
+	}
+	req["model"] = p.c.Model
+	if p.c.API != "anthropic" {
+		req["seed"] = p.c.Seed
+	}
+	if stream, _ := req["stream"].(json.RawMessage); p.c.API != "anthropic" && string(stream) == "true" {
+		req["stream_options"] = map[string]bool{"include_usage": true}
+	}
+	return json.Marshal(req)
+}
+
+// forward sends body upstream and relays the reply. It returns the tokens to
+// charge and any infrastructure failure. A reply is charged its usage; one
+// that may have been served without a complete usage report (cut off, or
+// with none) is charged at least est and limit. A 3xx or 4xx serves none.
+func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est, limit int64) (in, out int64, failure string) {
+	var resp *http.Response
+	up, err := http.NewRequestWithContext(r.Context(), http.MethodPost, strings.TrimRight(p.c.Upstream, "/")+p.path, bytes.NewReader(body))
+	if err == nil {
+		up.Header = p.header
+		resp, err = http.DefaultTransport.RoundTrip(up)
+	}
+	if err != nil {
+		failure = p.secret.Replace("model server unreachable: " + err.Error())
+		refuse(w, http.StatusBadGateway, "api_error", failure)
+		if r.Context().Err() != nil {
+			return est, limit, "" // the caller left; the upstream may have served it
+		}
+		return 0, 0, failure
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		failure = p.secret.Replace("model server answered " + resp.Status)
+	}
+	w.Header().Set("Content-Type", resp.Header.Get("Content-Type")) // no other upstream header is relayed
+	w.WriteHeader(resp.StatusCode)
+	// A stream is relayed line by line (SSE events are lines), so usage is
+	// counted and the credential scrubbed as it goes; any other reply is read
+	// whole (JSON has no NUL byte), as it may span lines.
+	delim := byte(0)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		delim = '\n'
+	}
+	br := bufio.NewReader(http.MaxBytesReader(nil, resp.Body, 64<<20)) // a longer reply is cut, and charged in full
+	for err == nil {
+		var line string
+		line, err = br.ReadString(delim)
+		io.WriteString(w, p.secret.Replace(line))
+		http.NewResponseController(w).Flush()
+		countUsage(strings.TrimPrefix(line, "data:"), &in, &out)
+	}
+	if (resp.StatusCode >= 300 && resp.StatusCode < 500) || (in+out > 0 && err == io.EOF) {
+		return in, out, failure
+	}
+	return max(in, est), max(out, limit), failure
+}
+
+// countUsage raises in and out to the usage in one JSON message: OpenAI's,
+// or Anthropic's (top-level, or in message_start's message), cache
+// included. Anthropic streams a running output total, hence the maximum.
+func countUsage(s string, in, out *int64) {
+	// encoding/json matches keys to field names without regard to case.
+	type counts struct{ Prompt_tokens, Completion_tokens, Input_tokens, Output_tokens, Cache_creation_input_tokens, Cache_read_input_tokens int64 }
+	var v struct {
+		Usage   counts
+		Message struct{ Usage counts }
+	}
+	json.Unmarshal([]byte(s), &v) // a line that is not JSON has no usage
+	for _, c := range []counts{v.Usage, v.Message.Usage} {
+		*in = max(*in, c.Prompt_tokens+c.Input_tokens+c.Cache_creation_input_tokens+c.Cache_read_input_tokens)
+		*out = max(*out, c.Completion_tokens+c.Output_tokens)
+	}
+}
