@@ -14,6 +14,8 @@ build:
 
 vet:
 	gofmt -l . | tee /dev/stderr | (! read)
+	$(GO) mod tidy -diff
+	cd harness && $(GO) mod tidy -diff
 	$(GO) vet ./...
 	cd harness && $(GO) vet ./...
 
