@@ -14,6 +14,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,9 +129,20 @@ func (c Config) anchor(ctx context.Context, environ []string, args ...string) ([
 	return c.anchorAt(ctx, c.Home, environ, args...)
 }
 
-// evolveHome is the evolver's own ledger: a ledger measures one model for
-// its whole life (I1), and the evolver's model is not the task model.
-func (c Config) evolveHome() string { return filepath.Join(c.Home, "evolve", "ledger") }
+// evolveHome is the evolver's own ledger, one per evolver model: a ledger
+// measures one model for its whole life (I1), the evolver's model is not the
+// task model, and the operator may change it between rounds.
+func (c Config) evolveHome() string {
+	settings := map[string]string{}
+	for _, kv := range c.EvolveEnv {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			settings[k] = v
+		}
+	}
+	id := anchor.ModelID(cmp.Or(settings["MODEL_API"], "openai"), settings["MODEL_NAME"], settings["MODEL_OPTIONS"])
+	sum := sha256.Sum256([]byte(id))
+	return filepath.Join(c.Home, "evolve", "ledger-"+hex.EncodeToString(sum[:6]))
+}
 
 // anchorAt runs an anchor command on the ledger in home.
 func (c Config) anchorAt(ctx context.Context, home string, environ []string, args ...string) ([]byte, error) {

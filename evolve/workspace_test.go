@@ -169,3 +169,16 @@ func TestGoalQueue(t *testing.T) {
 		t.Errorf("--goal took from the queue: %q", b)
 	}
 }
+
+func TestEvolveHomePerEvolverModel(t *testing.T) {
+	home := func(env ...string) string {
+		return Config{Home: "/h", EvolveEnv: evolveEnv(append([]string{"MODEL_API=openai", "MODEL_NAME=task"}, env...))}.evolveHome()
+	}
+	a, b := home("EVOLVE_MODEL_NAME=big"), home("EVOLVE_MODEL_NAME=bigger")
+	if a == b || a != home("EVOLVE_MODEL_NAME=big") || home("EVOLVE_MODEL_NAME=big", `EVOLVE_MODEL_OPTIONS={"num_ctx":8192}`) == a {
+		t.Errorf("evolver ledgers: %s %s", a, b)
+	}
+	if !strings.HasPrefix(a, "/h/evolve/ledger-") {
+		t.Errorf("evolver ledger %s is not under the anchor's home", a)
+	}
+}
