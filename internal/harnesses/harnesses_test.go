@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -202,25 +203,82 @@ func BenchmarkLocateHead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ledger := b.TempDir()
-	if err := anchor.WriteTree(filepath.Join(ledger, "snapshots", base.Hash), base.Files); err != nil {
-		b.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", filepath.Join(ledger, "ledger.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	_, err = db.Exec(`CREATE TABLE generations(gen INTEGER PRIMARY KEY, harness_hash TEXT, decision TEXT);
-		CREATE TABLE head(id INTEGER PRIMARY KEY, gen INTEGER);
-		INSERT INTO generations VALUES(0, ?, 'baseline'); INSERT INTO head VALUES(1, 0);`, base.Hash)
-	db.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	ledger := makeLedger(b, 0, base.Files)
 	for b.Loop() {
 		if _, err := Locate("", ledger); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// makeLedger writes a ledger with the anchor's generations and head tables:
+// one generation per tree (nil: refused before a snapshot was made), each
+// stored as a snapshot, and head at generation head.
+func makeLedger(tb testing.TB, head int, trees ...map[string][]byte) string {
+	tb.Helper()
+	ledger := tb.TempDir()
+	db, err := sql.Open("sqlite", filepath.Join(ledger, "ledger.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	_, err = db.Exec(`CREATE TABLE generations(gen INTEGER PRIMARY KEY, harness_hash TEXT, decision TEXT);
+		CREATE TABLE head(id INTEGER PRIMARY KEY, gen INTEGER); INSERT INTO head VALUES(1, ?)`, head)
+	for gen, files := range trees {
+		hash, decision := "", "refused"
+		if files != nil {
+			hash, decision = anchor.HashOf(files), "accept"
+			err = errors.Join(err, anchor.WriteTree(filepath.Join(ledger, "snapshots", hash), files))
+		}
+		_, ierr := db.Exec(`INSERT INTO generations VALUES(?, NULLIF(?, ''), ?)`, gen, hash, decision)
+		err = errors.Join(err, ierr)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ledger
+}
+
+func TestExport(t *testing.T) {
+	g0 := map[string][]byte{"manifest.toml": []byte("editable = []\n"), "main.go": []byte("package main\n\nfunc main() {}\n"), "tools/t.go": []byte("package tools\n")}
+	g2 := map[string][]byte{"manifest.toml": []byte("editable = []\n"), "main.go": []byte("package main\n\nfunc main() { println() }\n"), "tools/t.go": []byte("package tools\n")}
+	ledger := makeLedger(t, 2, g0, nil, g2)
+	emptyDir := filepath.Join(t.TempDir(), "out")
+	os.Mkdir(emptyDir, 0o755)
+	full := t.TempDir()
+	os.WriteFile(filepath.Join(full, "keep.txt"), []byte("mine"), 0o644)
+	tests := []struct {
+		name string
+		gen  int
+		dir  string
+		want map[string][]byte
+		err  string
+	}{
+		{"a generation", 0, filepath.Join(t.TempDir(), "g0"), g0, ""},
+		{"the head", -1, filepath.Join(t.TempDir(), "head"), g2, ""},
+		{"into an empty folder", 2, emptyDir, g2, ""},
+		{"into a folder with files", 2, full, nil, "is not empty"},
+		{"refused before a snapshot", 1, filepath.Join(t.TempDir(), "g1"), nil, "generation 1 was refused before a snapshot was made"},
+		{"no such generation", 7, filepath.Join(t.TempDir(), "g7"), nil, "has no generation 7"},
+	}
+	for _, tt := range tests {
+		hash, err := Export(ledger, tt.gen, tt.dir)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		got, rerr := anchor.ReadTree(tt.dir, true)
+		if err != nil || rerr != nil || hash != anchor.HashOf(tt.want) || anchor.HashOf(got) != hash {
+			t.Errorf("%s: Export = %s, %v; the folder hashes to %s (%v), want %s", tt.name, hash, err, anchor.HashOf(got), rerr, anchor.HashOf(tt.want))
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(full, "keep.txt")); string(b) != "mine" {
+		t.Error("an export into a non-empty folder touched it")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(emptyDir)); len(entries) != 1 {
+		t.Errorf("the export left %d entries beside %s, want only the folder", len(entries), emptyDir)
 	}
 }
 

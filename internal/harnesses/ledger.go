@@ -170,6 +170,8 @@ func Export(ledger string, gen int, dir string) (string, error) {
 	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return "", fmt.Errorf("%s is not empty; export into a new folder", dir)
+	} else if err == nil {
+		os.Remove(dir) // empty: the export takes its place
 	}
 	tmp := filepath.Join(filepath.Dir(filepath.Clean(dir)), ".export-"+short(hash)+"-"+filepath.Base(dir))
 	os.RemoveAll(tmp)
