@@ -278,7 +278,7 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, a.Jobs)
-	start, done, cached := time.Now(), 0, 0
+	start, done, cached, sum := time.Now(), 0, 0, 0.0
 	for i := range e.Runs {
 		wg.Go(func() {
 			sem <- struct{}{}
@@ -296,9 +296,12 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 			if r.Cached {
 				cached++
 			}
-			left := time.Since(start) / time.Duration(done) * time.Duration(len(e.Runs)-done)
-			fmt.Fprintf(os.Stderr, "%s %s %d/%d (about %s left): %-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s\n", a.phase, split, done,
-				len(e.Runs), left.Round(time.Second), r.TaskID, r.Repeat, r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, cmp.Or(r.Error, r.Outcome))
+			sum += r.Score
+			elapsed := time.Since(start)
+			left := elapsed / time.Duration(done) * time.Duration(len(e.Runs)-done)
+			fmt.Fprintf(os.Stderr, "%s %s %d/%d mean %.3f, %s in, ~%s left: %-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s\n",
+				a.phase, split, done, len(e.Runs), sum/float64(done), elapsed.Round(time.Second), left.Round(time.Second),
+				r.TaskID, r.Repeat, r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, cmp.Or(r.Error, r.Outcome))
 		})
 	}
 	wg.Wait()
