@@ -243,8 +243,11 @@ func (a *Anchor) build(hash string) (string, error) {
 	a.buildMu.Lock()
 	defer a.buildMu.Unlock()
 	bin, err := filepath.Abs(a.path("builds", hash))
-	if _, serr := os.Stat(bin); err != nil || serr == nil {
-		return bin, err
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil // built before
 	}
 	if _, err := a.readSnapshot(hash); err != nil {
 		return "", err
