@@ -20,7 +20,7 @@ function el(tag, attrs, ...kids) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k === "class") e.className = v; else if (k === "html") e.innerHTML = v; else e.setAttribute(k, v);
   }
-  for (const k of kids.flat()) e.append(k instanceof Node ? k : document.createTextNode(k == null ? "" : String(k)));
+  for (const k of kids.flat(Infinity)) e.append(k instanceof Node ? k : document.createTextNode(k == null ? "" : String(k)));
   return e;
 }
 
@@ -55,40 +55,74 @@ function chart(gens) {
   return svg;
 }
 
+// evidence is the gate's paired comparison on a split: tasks fixed and
+// broken, and the sign test's p (absent in ledgers from before the gate).
+function evidence(g, split) {
+  const f = g[`${split}_fixed`], b = g[`${split}_broken`], p = g[`${split}_p`];
+  if (f == null) return "";
+  return el("span", { class: "evidence", title: `${f} tasks fixed, ${b} broken; one-sided sign test p = ${fmt(p)}` }, `+${f} −${b} · p ${fmt(p)}`);
+}
+
+// frozen says what the ledger fixed at init: model, repeats and alpha.
+function frozen(info) {
+  const said = (v) => (v == null ? "not recorded (an older ledger)" : v);
+  return el("p", { id: "frozen" }, el("b", {}, "Model: "), said(info.model), "   ", el("b", {}, "Repeats: "), said(info.repeats),
+    "   ", el("b", {}, "Alpha: "), said(info.alpha), "   ", el("span", { class: "note" }, "frozen for this ledger at init"));
+}
+
+// headCard shows the head's mean, its standard error and the flaky tasks
+// (whose repeats disagree) on each split.
+function headCard(info) {
+  const lines = info.splits.map((s) =>
+    el("p", { class: "split-" + s.split }, el("b", {}, `${s.split}: `), `${fmt(s.mean)} ± ${fmt(s.se)} (standard error) over ${s.tasks} task${s.tasks === 1 ? "" : "s"} × ${s.repeats} repeat${s.repeats === 1 ? "" : "s"}; `,
+      s.flaky.length ? ["flaky: ", el("span", { class: "flaky" }, s.flaky.join(", "))] : "no flaky tasks"));
+  return el("div", { class: "card", id: "head" }, info.gen == null ? "No head yet." : [el("b", {}, `Head: generation ${info.gen}`), lines], frozen(info));
+}
+
 async function generations() {
-  const gens = await get("/api/generations");
+  const [gens, info] = await Promise.all([get("/api/generations"), get("/api/head")]);
   status.textContent = `${gens.length} generations`;
   const rows = gens.slice().reverse().map((g) =>
     el("tr", { class: g.head ? "head" : "" },
       el("td", {}, el("a", { href: `#/gen/${g.gen}` }, g.gen)),
       el("td", { class: g.decision }, g.decision),
-      el("td", {}, pair(g.train_pre, g.train_post)),
-      el("td", {}, pair(g.holdout_pre, g.holdout_post)),
+      el("td", {}, pair(g.train_pre, g.train_post), el("br", {}), evidence(g, "train")),
+      el("td", {}, pair(g.holdout_pre, g.holdout_post), el("br", {}), evidence(g, "holdout")),
       el("td", {}, g.component || ""),
+      el("td", { class: "goal" }, g.goal || ""),
       el("td", {}, g.reason || "")));
   view.replaceChildren(
     el("h2", {}, "Scores by generation"),
     el("div", { class: "legend" }, el("span", { class: "train" }, "● train"), el("span", { class: "holdout" }, "● holdout"), el("span", {}, "○ rejected candidate")),
     el("div", { id: "chart" }, chart(gens)),
+    headCard(info),
     el("h2", {}, "Generations"),
     el("table", { id: "generations" },
-      el("tr", {}, ["gen", "decision", "train", "holdout", "component", "reason"].map((h) => el("th", {}, h))), rows));
+      el("tr", {}, ["gen", "decision", "train (+fixed −broken · p)", "holdout (+fixed −broken · p)", "component", "goal", "reason"].map((h) => el("th", {}, h))), rows));
 }
 
 async function generation(n) {
-  const gens = await get("/api/generations");
+  const [gens, info] = await Promise.all([get("/api/generations"), get("/api/head")]);
   const g = gens.find((x) => String(x.gen) === n);
   if (!g) throw new Error(`no generation ${n}`);
   let ids = [];
   try { ids = JSON.parse(g.trace_ids || "[]") || []; } catch (e) {}
+  const gate = (split) => {
+    if (g[`${split}_fixed`] == null) return "";
+    const alpha = split === "holdout" && info.alpha != null ? ` (the gate needs p ≤ ${info.alpha})` : "";
+    return ` — ${g[`${split}_fixed`]} fixed, ${g[`${split}_broken`]} broken, p = ${fmt(g[`${split}_p`])}${alpha}`;
+  };
   const diffBox = el("pre", { class: "diff", id: "diff" }, g.diff_hash ? "loading…" : "(no diff: a baseline or a rollback)");
   view.replaceChildren(
     el("h2", {}, `Generation ${g.gen}`, g.head ? " (head)" : ""),
     el("div", { class: "card", id: "generation" },
       el("p", {}, el("b", {}, "Decision: "), el("span", { class: g.decision }, g.decision), " — ", g.reason || ""),
+      el("p", {}, el("b", {}, "Goal: "), g.goal || "–"),
       el("p", {}, el("b", {}, "Hypothesis: "), g.hypothesis || "–"),
       el("p", {}, el("b", {}, "Component: "), g.component || "–", "   ", el("b", {}, "Parent: "), g.parent_gen == null ? "–" : el("a", { href: `#/gen/${g.parent_gen}` }, g.parent_gen)),
-      el("p", {}, el("b", {}, "Train: "), pair(g.train_pre, g.train_post), "   ", el("b", {}, "Holdout: "), pair(g.holdout_pre, g.holdout_post), "   ", el("b", {}, "Tokens: "), g.tokens),
+      el("p", { id: "gate-train" }, el("b", {}, "Train: "), pair(g.train_pre, g.train_post), gate("train")),
+      el("p", { id: "gate-holdout" }, el("b", {}, "Holdout: "), pair(g.holdout_pre, g.holdout_post), gate("holdout")),
+      el("p", {}, el("b", {}, "Tokens: "), g.tokens, "   ", el("b", {}, "Repeats: "), info.repeats == null ? "–" : info.repeats),
       el("p", {}, el("b", {}, "Traces read: "), ids.length ? ids.map((id) => el("a", { href: `#/trace/${id}`, style: "margin-right:.6em" }, id)) : "–"),
       el("p", {}, el("b", {}, "Snapshot: "), el("code", {}, g.harness_hash || "–"))),
     el("h2", {}, "Diff"), diffBox);
@@ -99,6 +133,24 @@ async function generation(n) {
   }
 }
 
+// cell shows a task's runs for one generation, one per repeat: passed/total
+// (a train run links to its trace) and the outcome when it is not ok. Its
+// colour is the task's score, the mean of its repeats.
+function cell(runs) {
+  if (!runs) return el("td", { class: "cell none" }, "·");
+  const mean = runs.reduce((a, r) => a + r.score, 0) / runs.length;
+  const flaky = runs.some((r) => r.score !== runs[0].score);
+  const cls = mean >= 1 ? "pass" : mean > 0 ? "part" : "fail";
+  const parts = runs.map((r) => {
+    const label = `${r.passed}/${r.total}`;
+    const why = r.split === "train" && r.error ? r.error : `outcome ${r.outcome}`;
+    return el("span", { class: "run", title: `repeat ${r.repeat}: score ${fmt(r.score)}, ${why}` },
+      r.run_id ? el("a", { href: `#/trace/${r.run_id}` }, label) : label,
+      r.outcome && r.outcome !== "ok" ? el("span", { class: `outcome ${r.outcome}` }, r.outcome) : "");
+  });
+  return el("td", { class: `cell ${cls}${flaky ? " flaky" : ""}`, title: flaky ? "flaky: the repeats disagree" : "" }, parts);
+}
+
 async function matrix() {
   const rows = await get("/api/matrix");
   const gens = [...new Set(rows.map((r) => r.gen))].sort((a, b) => a - b);
@@ -106,20 +158,15 @@ async function matrix() {
   for (const r of rows) {
     const key = `${r.split}/${r.task_id}`;
     if (!tasks.has(key)) tasks.set(key, { split: r.split, task: r.task_id, cells: {} });
-    tasks.get(key).cells[r.gen] = r;
+    (tasks.get(key).cells[r.gen] ||= []).push(r);
   }
   const body = [...tasks.values()].map((t) =>
-    el("tr", {}, el("td", {}, t.split), el("td", {}, t.task), gens.map((g) => {
-      const c = t.cells[g];
-      if (!c) return el("td", { class: "cell none" }, "·");
-      const cls = c.score >= 1 ? "pass" : c.score > 0 ? "part" : "fail";
-      const label = `${c.passed}/${c.total}`;
-      return el("td", { class: `cell ${cls}`, title: c.error || `score ${fmt(c.score)}` }, c.run_id ? el("a", { href: `#/trace/${c.run_id}` }, label) : label);
-    })));
+    el("tr", {}, el("td", {}, t.split), el("td", {}, t.task), gens.map((g) => cell(t.cells[g]))));
   status.textContent = `${tasks.size} tasks × ${gens.length} generations`;
   view.replaceChildren(
     el("h2", {}, "Pass/fail by task and generation"),
-    el("p", {}, "Each cell is the task's latest run for that generation's harness (passed/total). Train cells open their trace; holdout traces stay hidden."),
+    el("p", {}, "Each cell is the task's latest run of each repeat for that generation's harness (passed/total), with its outcome when it was not ok " +
+      "(timeout, crash, build, forged, scoring); ≠ marks repeats that disagree. Train cells open their trace; holdout traces and error text stay hidden."),
     el("table", { id: "matrix" }, el("tr", {}, el("th", {}, "split"), el("th", {}, "task"), gens.map((g) => el("th", {}, el("a", { href: `#/gen/${g}` }, `gen ${g}`)))), body));
 }
 
@@ -147,8 +194,10 @@ async function trace(id) {
   status.textContent = `${t.events.length} events`;
   view.replaceChildren(
     el("h2", {}, `Run ${id}`),
-    el("div", { class: "card", id: "run" }, el("b", {}, "Task: "), t.run.task_id, "   ", el("b", {}, "Score: "), `${fmt(t.run.score)} (${t.run.passed}/${t.run.total})`,
-      t.run.error ? el("p", {}, el("b", {}, "Error: "), t.run.error) : ""),
+    el("div", { class: "card", id: "run" }, el("b", {}, "Task: "), t.run.task_id, "   ", el("b", {}, "Repeat: "), t.run.repeat, "   ",
+      el("b", {}, "Score: "), `${fmt(t.run.score)} (${t.run.passed}/${t.run.total})`, "   ", el("b", {}, "Outcome: "), t.run.outcome,
+      t.run.error ? el("p", {}, el("b", {}, "Error: "), t.run.error) : "",
+      t.truncated ? el("p", { class: "badge truncated" }, `the trace is longer than ${t.limit} bytes; only its start is shown`) : ""),
     el("div", { id: "events" }, ev));
 }
 
