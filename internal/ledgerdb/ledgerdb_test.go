@@ -119,7 +119,7 @@ func TestOldLedgersReadWithDefaults(t *testing.T) {
 		 trace_ids TEXT, decision TEXT, reason TEXT, train_pre REAL, train_post REAL, holdout_pre REAL, holdout_post REAL, tokens INTEGER, created_at TEXT)`,
 		`CREATE TABLE head(id INTEGER PRIMARY KEY, gen INTEGER)`,
 		`INSERT INTO generations(gen, harness_hash, decision, reason, train_post, holdout_post) VALUES(0, 'abc', 'baseline', 'hand-written', 0.5, 0.25)`,
-		`INSERT INTO runs(id, task_id, split, score, error, created_at) VALUES('r1', 'a', 'train', 0, 'exit 1', '1'), ('r2', 'h', 'holdout', 0, '`+marker+`', '2'),
+		`INSERT INTO runs(id, task_id, split, score, error, created_at) VALUES('r1', 'a', 'train', 0, 'exit 1', '1'), ('r2', 'h', 'holdout', 0, '` + marker + `', '2'),
 		 ('r3', 'h', 'holdout', 1, '', '3')`,
 	}
 	t.Run("old", func(t *testing.T) { readsOld(t, ledger(t, old...)) })
