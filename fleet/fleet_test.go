@@ -46,6 +46,9 @@ func TestMain(m *testing.M) {
 	bin = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	if warm.home != "" {
+		os.RemoveAll(warm.home)
+	}
 	os.Exit(code)
 }
 
@@ -177,10 +180,25 @@ func (l *lines) waitFor(t testing.TB, s string, within time.Duration) {
 // provisioned machine would: warming them takes minutes on a busy machine.
 func startWorker(t testing.TB, url, name string, env []string, seed string) (*exec.Cmd, *lines) {
 	t.Helper()
-	home := t.TempDir()
-	if seed != "" {
+	// Not t.TempDir: a killed worker's sandboxes may still be going away.
+	home, err := os.MkdirTemp("", "fleet-worker-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(home) == nil {
+				return
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	})
+	for _, dir := range []string{"cache", "builds"} {
+		if _, err := os.Stat(filepath.Join(seed, dir)); seed == "" || err != nil {
+			continue
+		}
 		os.MkdirAll(filepath.Join(home, "anchor"), 0o755)
-		cp := exec.Command("cp", "-a", filepath.Join(seed, "cache"), filepath.Join(seed, "builds"), filepath.Join(home, "anchor"))
+		cp := exec.Command("cp", "-a", filepath.Join(seed, dir), filepath.Join(home, "anchor"))
 		if out, err := cp.CombinedOutput(); err != nil {
 			t.Fatalf("seed the worker: %v: %s", err, out)
 		}
@@ -250,6 +268,34 @@ func submit(t testing.TB, url string, job Job, traceDir string) (map[string]any,
 		}
 	}
 	return run, stderr.String(), err
+}
+
+var warm struct {
+	once sync.Once
+	home string
+	err  error
+}
+
+// warmHome returns an anchor home whose build caches are warm and which
+// holds the build of the repository's harness, made once per test binary;
+// workers start from copies of it.
+func warmHome(t testing.TB) string {
+	t.Helper()
+	warm.once.Do(func() {
+		m := startModel(t, 0)
+		env := modelEnv(m, "scripted")
+		warm.home, warm.err = os.MkdirTemp("", "fleet-warm-")
+		cmd := exec.Command(filepath.Join(bin, "anchor"), "run", "--home", warm.home, "--harness", filepath.Join(repoRoot(), "harness"),
+			"--task", filepath.Join(suite(t, map[string][]string{"train": {"warm"}}), "train", "warm"), "--json")
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			warm.err = fmt.Errorf("warm run: %v: %s", err, out)
+		}
+	})
+	if warm.err != nil {
+		t.Fatal(warm.err)
+	}
+	return warm.home
 }
 
 // localRun runs the task with the anchor on this machine.
@@ -326,7 +372,7 @@ func TestSubmitToWorkers(t *testing.T) {
 	tasks := suite(t, map[string][]string{"train": {"fix-a", "stuck-b", "fix-c"}})
 	snap := snapshot(t, env)
 	ids := []string{"fix-a", "stuck-b", "fix-c"}
-	home, locals := t.TempDir(), map[string]map[string]any{}
+	home, locals := warmHome(t), map[string]map[string]any{}
 	for _, id := range ids {
 		locals[id] = localRun(t, env, home, snap, filepath.Join(tasks, "train", id))
 	}

@@ -3,8 +3,6 @@ package fleet
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,14 +19,12 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"ratchet/anchor"
 )
 
 // modelID is how the anchor names a frozen model.
-// TODO(fleet): anchor.ModelID once the anchor exports it.
-var modelID = func(api, name, options string) string {
-	h := sha256.Sum256([]byte(options))
-	return api + ":" + name + "#" + hex.EncodeToString(h[:6])
-}
+var modelID = anchor.ModelID
 
 // Worker takes jobs from the fleet and runs each with its own local anchor.
 type Worker struct {
