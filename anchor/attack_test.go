@@ -1,8 +1,14 @@
 package anchor
 
 import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+
 	"os"
 	"path/filepath"
+	"ratchet/harness/fakemodel"
 	"regexp"
 	"strconv"
 	"strings"
@@ -67,14 +73,17 @@ func TestForgedScoresAreCaughtAndRejected(t *testing.T) {
 	}
 }
 
-// hostile builds a harness that, instead of working, runs attack.
-func hostile(t *testing.T, e *testEnv, attack string) string {
+// hostile builds a harness that, instead of working, runs attack, which
+// may use fmt, os, syscall and the extra imports.
+func hostile(t *testing.T, e *testEnv, attack string, imports ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "hostile")
+	imports = append(imports, "fmt", "os", "syscall")
 	writeFiles(t, dir, map[string]string{
 		"manifest.toml": "editable = []\n",
 		"go.mod":        "module hostile\n\ngo 1.26\n",
-		"main.go":       "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"syscall\"\n)\n\nfunc main() {\n" + attack + "\n}\n\nvar _ = syscall.Getpid\nvar _ = fmt.Sprint\nvar _ = os.Exit\n",
+		"main.go": "package main\n\nimport (\n\t\"" + strings.Join(imports, "\"\n\t\"") + "\"\n)\n\nfunc main() {\n" + attack +
+			"\n}\n\nvar _ = syscall.Getpid\nvar _ = fmt.Sprint\nvar _ = os.Exit\n",
 	})
 	hash, err := e.a.Snapshot(dir)
 	if err != nil {
@@ -161,4 +170,74 @@ func TestTheTraceIsDataNeverALink(t *testing.T) {
 	if st, err := os.Lstat(r.TracePath); err != nil || !st.Mode().IsRegular() || st.Size() != 3 {
 		t.Errorf("trace %s: %v %v", r.TracePath, st, err)
 	}
+}
+
+func TestPaddingCountsNothing(t *testing.T) {
+	e := newEnv(t)
+	task := addTask(t, e.suite, "train", "padded")
+	pad := "package sum\n\nimport \"testing\"\n\n" + strings.Repeat("func TestPad(t *testing.T) {}\n", 1)
+	for i := range 200 {
+		pad += fmt.Sprintf("func TestPad%d(t *testing.T) {}\n", i)
+	}
+	r, err := e.a.RunTask(ctx(), hostile(t, e, "\tos.WriteFile(\"/work/task/pad_test.go\", []byte("+strconv.Quote(pad)+"), 0o644)"), task, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Passed != 1 || r.Total != 2 {
+		t.Errorf("200 added tests: %d/%d, want the hidden 1/2 (%s)", r.Passed, r.Total, r.Error)
+	}
+}
+
+// A harness that hammers the model socket with 32 parallel clients and
+// every trick of issue 11 against an upstream that always talks until cut
+// off: the upstream serves no more than the budget and one capped reply,
+// and the ledger records what it served.
+func TestHostileHarnessCannotOverspend(t *testing.T) {
+	var served, requests atomic.Int64
+	talker := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		var body struct {
+			MaxTokens int `json:"max_tokens"`
+		}
+		json.Unmarshal(r.Body, &body)
+		out := cmp.Or(body.MaxTokens, 100000) // no cap: it talks on
+		served.Add(int64(100 + out))
+		requests.Add(1)
+		return fakemodel.Step{Text: "blah", In: 100, Out: out}
+	}}
+	e := newEnv(t, repeat(talker, 1<<14)...)
+	e.a.Budget = 5000
+	task := addTask(t, e.suite, "train", "spender")
+	attack := `	c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return net.Dial("unix", os.Getenv("MODEL_SOCKET"))
+	}}}
+	bodies := []string{
+		` + "`" + `{"model":"m","messages":[{"role":"user","content":"hi"}]}` + "`" + `,
+		` + "`" + `{"model":"m","messages":[{"role":"user","content":"hi"}]} trailing` + "`" + `,
+		` + "`" + `{"model":"m","messages":[{"role":"user","content":"hi"}],"Stream":true}` + "`" + `,
+		` + "`" + `{"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":1000000}` + "`" + `,
+		` + "`" + `{"model":"m","model":"other","messages":[]}` + "`" + `,
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 32; i++ {
+		wg.Go(func() {
+			for j := 0; j < 8; j++ {
+				for _, path := range []string{"/v1/chat/completions", "/api/pull", "/v1/batches"} {
+					resp, err := c.Post("http://model"+path, "application/json", strings.NewReader(bodies[(i+j)%len(bodies)]))
+					if err == nil {
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()`
+	r, err := e.a.RunTask(ctx(), hostile(t, e, attack, "context", "io", "net", "net/http", "strings", "sync"), task, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if served.Load() > e.a.Budget+1000 || r.TokensIn+r.TokensOut != served.Load() {
+		t.Errorf("budget %d: upstream served %d tokens in %d requests; the ledger says %d", e.a.Budget, served.Load(), requests.Load(), r.TokensIn+r.TokensOut)
+	}
+	t.Logf("budget %d: upstream served %d tokens in %d requests", e.a.Budget, served.Load(), requests.Load())
 }
