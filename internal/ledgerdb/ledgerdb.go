@@ -85,10 +85,13 @@ func Query(ctx context.Context, path, q string, args ...any) ([]map[string]any, 
 	return out, rows.Err()
 }
 
+// oldOutcome is the outcome of a run recorded before outcomes were kept.
+const oldOutcome = "CASE WHEN COALESCE(error, '') = '' THEN 'ok' ELSE 'error' END"
+
 // added are the columns newer anchors write, with how an older ledger's
 // rows read them.
 var added = map[string][][2]string{
-	"runs": {{"repeat", "0"}, {"outcome", "CASE WHEN COALESCE(error, '') = '' THEN 'ok' ELSE 'error' END"}},
+	"runs": {{"repeat", "0"}, {"outcome", oldOutcome}},
 	"generations": {{"goal", "''"}, {"train_fixed", "NULL"}, {"train_broken", "NULL"}, {"train_p", "NULL"},
 		{"holdout_fixed", "NULL"}, {"holdout_broken", "NULL"}, {"holdout_p", "NULL"}},
 }
@@ -111,9 +114,9 @@ func views(ctx context.Context, conn *sql.Conn) error {
 		if len(cols) == 0 {
 			continue // a ledger without the table: queries of it fail as they would
 		}
-		outcome := added["runs"][1][1]
+		outcome := oldOutcome
 		if slices.Contains(cols, "outcome") {
-			outcome = "COALESCE(NULLIF(outcome, ''), " + outcome + ")"
+			outcome = "COALESCE(NULLIF(outcome, ''), " + oldOutcome + ")"
 		}
 		sel := []string{}
 		for _, c := range cols {
