@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 
 	"ratchet/internal/harnesses"
 )
@@ -26,14 +27,16 @@ func harnessCommand(_ context.Context, args []string) error {
 		return errors.New(harnessUsage)
 	}
 	fs := flag.NewFlagSet("harness "+args[0], flag.ContinueOnError)
-	folder := fs.String("harness", "", "a harness folder")
+	folder := fs.String("harness", os.Getenv("RATCHET_HARNESS"), "a harness folder (RATCHET_HARNESS), as the doors take it")
 	ledgerFlag := fs.String("ledger", "", "a ledger (an anchor home); default: ANCHOR_HOME, RATCHET_LEDGER, ~/.config/ratchet/config")
 	gen := fs.Int("gen", -1, "the generation to export (anchor log lists them); default: the head")
 	if err := fs.Parse(args[1:]); err != nil {
 		return fmt.Errorf("%v\n%s", err, harnessUsage)
 	}
+	named := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { named[f.Name] = true })
 	switch {
-	case args[0] == "which" && fs.NArg() == 0:
+	case args[0] == "which" && fs.NArg() == 0 && !named["gen"]:
 		ledger, from, err := doorLedger(*folder, *ledgerFlag)
 		if err != nil {
 			return err
@@ -47,7 +50,7 @@ func harnessCommand(_ context.Context, args []string) error {
 			fmt.Printf("ledger named by: %s\n", from)
 		}
 		return nil
-	case args[0] == "export" && fs.NArg() == 1 && *folder == "":
+	case args[0] == "export" && fs.NArg() == 1 && !named["harness"]:
 		ledger, _, err := harnesses.Ledger(*ledgerFlag)
 		if err != nil {
 			return err
