@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -112,6 +113,12 @@ func TestOtherModelRefusedVisibly(t *testing.T) {
 		t.Errorf("status = %+v, %v", st, err)
 	}
 
+	cmd := exec.Command(filepath.Join(bin, "ratchet"), "fleet", "status", "--nats", x.url)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "failed: ") ||
+		!strings.Contains(string(out), "openai:other#") || !strings.Contains(string(out), "0 waiting, 0 in flight") {
+		t.Errorf("ratchet fleet status: %v\n%s", err, out)
+	}
+
 	// The anchor retries: with a worker of the right model the job runs.
 	startWorker(t, x.url, "right", x.env, x.seed)
 	s = <-x.submitAsync(t, job)
@@ -165,5 +172,25 @@ func TestDuplicateDeliveryRecordedOnce(t *testing.T) {
 	again, stderr, err := submit(t, x.url, job, t.TempDir())
 	if err != nil || again["id"] != s.run["id"] {
 		t.Errorf("submit again: %v (want run %v), %v %s", again["id"], s.run["id"], err, stderr)
+	}
+}
+
+// A worker whose model server is down fails the run for the machine's
+// reasons: the job is handed back, never recorded as a score, and after the
+// last delivery the submit fails with the reason.
+func TestInfraFailureIsNotAResult(t *testing.T) {
+	x := newFixture(t, 0, "fix-i")
+	job := x.job(t, "fix-i")
+	down := append(x.env[:len(x.env):len(x.env)], "MODEL_URL=http://127.0.0.1:1")
+	_, log := startWorker(t, x.url, "cut-off", down, x.seed)
+	s := <-x.submitAsync(t, job)
+	if s.err == nil || !strings.Contains(s.stderr, "model server unreachable") || strings.Count(strings.TrimSpace(s.stderr), "\n") != 0 {
+		t.Fatalf("submit: %v %v: %q", s.run, s.err, s.stderr)
+	}
+	if n := strings.Count(log.String(), "fix-i#0: anchor run"); n != 3 {
+		t.Errorf("failed %d times; want 3 (max deliveries)", n)
+	}
+	if _, err := x.f.results.Get(context.Background(), "result."+job.Key()); err == nil {
+		t.Error("an infrastructure failure was recorded as a result")
 	}
 }

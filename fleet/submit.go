@@ -18,8 +18,8 @@ import (
 // trace_path. It stores the snapshot and the task folder first (once per
 // hash), enqueues the job, and waits until a worker records a result or the
 // job fails. A result already recorded for the job (a coordinator that died
-// and came back) is returned without running anything, unless it records
-// an error or job.Force is set. A job no worker could run returns an error
+// and came back) is returned without running anything, unless it failed
+// for the machine's reasons or job.Force is set. A job no worker could run returns an error
 // with the last worker's reason.
 func (f *Fleet) Submit(ctx context.Context, job Job, traceDir string) ([]byte, error) {
 	if err := job.check(); err != nil {
@@ -29,7 +29,7 @@ func (f *Fleet) Submit(ctx context.Context, job Job, traceDir string) ([]byte, e
 	resultKey, failedKey := "result."+key, "failed."+key
 	msgID := key
 	if e, err := f.results.Get(ctx, resultKey); err == nil {
-		if !job.Force && runError(e.Value()) == "" {
+		if !job.Force && reusable(e.Value()) {
 			return f.deliver(ctx, job, e.Value(), traceDir)
 		}
 		msgID = key + "." + strconv.FormatUint(e.Revision(), 10) // not a duplicate of the earlier job
@@ -113,17 +113,23 @@ func jobError(job Job, fail Failure) error {
 	return fmt.Errorf("job %s/%s repeat %d failed%s: %s", job.Split, job.TaskID, job.Repeat, by, fail.Reason)
 }
 
-// runError returns the error field of a recorded result's run.
-func runError(value []byte) string {
+// reusable says whether a recorded result may answer a job again: as in
+// the anchor's run cache, any run but one that failed for the machine's
+// reasons (outcome infra; for an anchor without outcomes, any error).
+func reusable(value []byte) bool {
 	var r struct {
 		Run struct {
-			Error string `json:"error"`
+			Outcome *string `json:"outcome"`
+			Error   string  `json:"error"`
 		} `json:"run"`
 	}
-	if json.Unmarshal(value, &r) != nil {
-		return "unreadable result"
+	switch {
+	case json.Unmarshal(value, &r) != nil:
+		return false
+	case r.Run.Outcome == nil:
+		return r.Run.Error == ""
 	}
-	return r.Run.Error
+	return *r.Run.Outcome != "infra"
 }
 
 // deliver turns a recorded result into the runner's answer: it checks that

@@ -289,12 +289,17 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 		ID          string `json:"id"`
 		HarnessHash string `json:"harness_hash"`
 		TracePath   string `json:"trace_path"`
+		Outcome     string `json:"outcome"`
+		Error       string `json:"error"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &run); err != nil {
 		return Result{}, fmt.Errorf("anchor run printed no run record: %v", err)
 	}
-	if run.HarnessHash != job.HarnessHash {
+	switch {
+	case run.HarnessHash != job.HarnessHash:
 		return Result{}, fmt.Errorf("the local anchor ran harness %.12s for a job of %.12s", run.HarnessHash, job.HarnessHash)
+	case run.Outcome == "infra": // this machine's failure: another worker may do better
+		return Result{}, fmt.Errorf("anchor run failed for the machine's reasons: %s", run.Error)
 	}
 	res := Result{Run: json.RawMessage(bytes.TrimSpace(stdout.Bytes())), Worker: w.Name}
 	trace, err := os.ReadFile(run.TracePath)
