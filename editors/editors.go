@@ -9,20 +9,25 @@ package editors
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
-// Server is the MCP server every editor is told to start.
+// Server is the MCP server every editor is told to start. The editor passes
+// it "--root FOLDER" after Args, FOLDER being the project the editor has open,
+// so that the server works on that project and nothing outside it.
 type Server struct {
 	Name    string   // key under the editor's servers object, e.g. "ratchet"
 	Command string   // executable, e.g. "ratchet" or an absolute path
 	Args    []string // e.g. ["mcp"]
+	Project string   // the project folder, absolute, for editors that cannot name the open folder
 }
 
 // Editor is one editor's project-level MCP configuration file.
@@ -31,7 +36,17 @@ type Editor struct {
 	Title string // the editor's name
 	Path  string // the file, relative to the project folder
 	Key   string // the top-level object that maps server names to servers
-	entry func(Server) any
+	// Folder is how the editor's configuration names the open project folder
+	// (a variable the editor expands when it starts the server); empty when
+	// it has no such variable and the absolute Server.Project is written.
+	Folder string
+	entry  func(cmd string, args []string) any
+}
+
+// args returns the server's arguments as this editor runs it.
+func (e Editor) args(s Server) []string {
+	folder := cmp.Or(e.Folder, s.Project)
+	return append(slices.Clone(s.Args), "--root", folder)
 }
 
 // The entry shapes, one per documented format. Field order is the order the
@@ -69,13 +84,17 @@ type (
 // All lists the supported editors.
 var All = []Editor{
 	{ID: "vscode", Title: "VS Code", Path: filepath.Join(".vscode", "mcp.json"), Key: "servers",
-		entry: func(s Server) any { return vscodeEntry{"stdio", s.Command, s.Args} }},
+		Folder: "${workspaceFolder}", // documented in the MCP configuration reference
+		entry:  func(cmd string, args []string) any { return vscodeEntry{"stdio", cmd, args} }},
 	{ID: "cursor", Title: "Cursor", Path: filepath.Join(".cursor", "mcp.json"), Key: "mcpServers",
-		entry: func(s Server) any { return cursorEntry{s.Command, s.Args, map[string]string{}} }},
+		Folder: "${workspaceFolder}", // expanded in mcp.json like VS Code's
+		entry:  func(cmd string, args []string) any { return cursorEntry{cmd, args, map[string]string{}} }},
 	{ID: "claude", Title: "Claude Code", Path: ".mcp.json", Key: "mcpServers",
-		entry: func(s Server) any { return claudeEntry{"stdio", s.Command, s.Args, map[string]string{}} }},
+		// .mcp.json expands ${VAR:-default}; Claude Code starts servers in the project.
+		Folder: "${CLAUDE_PROJECT_DIR:-.}",
+		entry:  func(cmd string, args []string) any { return claudeEntry{"stdio", cmd, args, map[string]string{}} }},
 	{ID: "zed", Title: "Zed", Path: filepath.Join(".zed", "settings.json"), Key: "context_servers",
-		entry: func(s Server) any { return zedEntry{"custom", s.Command, s.Args, map[string]string{}} }},
+		entry: func(cmd string, args []string) any { return zedEntry{"custom", cmd, args, map[string]string{}} }},
 }
 
 // Select returns the editors named in ids (comma-separated IDs), or all of
@@ -115,7 +134,10 @@ func idList() string {
 
 // Document returns the whole file a project without one would get.
 func (e Editor) Document(s Server) ([]byte, error) {
-	entry, err := json.MarshalIndent(e.entry(s), "    ", "  ")
+	if e.Folder == "" && !filepath.IsAbs(s.Project) {
+		return nil, fmt.Errorf("%s needs the project folder as an absolute path, not %q", e.Title, s.Project)
+	}
+	entry, err := json.MarshalIndent(e.entry(s.Command, e.args(s)), "    ", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +151,7 @@ func (e Editor) Document(s Server) ([]byte, error) {
 // may hold comments and trailing commas. A file that does not parse, or
 // whose root or e.Key is not an object, is an error and nothing is merged.
 func (e Editor) Merge(src []byte, s Server) ([]byte, error) {
-	if len(bytes.TrimSpace(src)) == 0 {
+	if len(bytes.TrimSpace(src)) == 0 || e.Folder == "" && !filepath.IsAbs(s.Project) {
 		return e.Document(s)
 	}
 	root, err := parseJSONC(src)
@@ -143,7 +165,7 @@ func (e Editor) Merge(src []byte, s Server) ([]byte, error) {
 	if ok && !servers.object {
 		return nil, fmt.Errorf("%q is not an object", e.Key)
 	}
-	entry, err := json.MarshalIndent(e.entry(s), "    ", "  ")
+	entry, err := json.MarshalIndent(e.entry(s.Command, e.args(s)), "    ", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -179,9 +201,15 @@ func separator(obj node, closing string) string {
 
 // Write merges the server into the editor's file under dir, creating the
 // file and its folder if needed. It returns the file's path and whether the
-// file existed. A file that cannot be merged is left untouched.
+// file existed. The project is dir unless s.Project names it. A file that
+// cannot be merged is left untouched.
 func (e Editor) Write(dir string, s Server) (path string, existed bool, err error) {
 	path = filepath.Join(dir, e.Path)
+	if s.Project == "" {
+		if s.Project, err = filepath.Abs(dir); err != nil {
+			return path, false, err
+		}
+	}
 	src, err := os.ReadFile(path)
 	existed = err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

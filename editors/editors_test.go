@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var server = Server{Name: "ratchet", Command: "ratchet", Args: []string{"mcp"}}
+var server = Server{Name: "ratchet", Command: "ratchet", Args: []string{"mcp"}, Project: "/src/app"}
 
 // TestDocumentShapes parses each editor's file back and checks the keys that
 // editor's documentation requires, and that nothing else is there.
@@ -19,13 +19,13 @@ func TestDocumentShapes(t *testing.T) {
 		want          map[string]any // the entry's documented fields, exactly
 	}{
 		{"vscode", ".vscode/mcp.json", "servers",
-			map[string]any{"type": "stdio", "command": "ratchet", "args": []any{"mcp"}}},
+			map[string]any{"type": "stdio", "command": "ratchet", "args": []any{"mcp", "--root", "${workspaceFolder}"}}},
 		{"cursor", ".cursor/mcp.json", "mcpServers",
-			map[string]any{"command": "ratchet", "args": []any{"mcp"}, "env": map[string]any{}}},
+			map[string]any{"command": "ratchet", "args": []any{"mcp", "--root", "${workspaceFolder}"}, "env": map[string]any{}}},
 		{"claude", ".mcp.json", "mcpServers",
-			map[string]any{"type": "stdio", "command": "ratchet", "args": []any{"mcp"}, "env": map[string]any{}}},
+			map[string]any{"type": "stdio", "command": "ratchet", "args": []any{"mcp", "--root", "${CLAUDE_PROJECT_DIR:-.}"}, "env": map[string]any{}}},
 		{"zed", ".zed/settings.json", "context_servers",
-			map[string]any{"source": "custom", "command": "ratchet", "args": []any{"mcp"}, "env": map[string]any{}}},
+			map[string]any{"source": "custom", "command": "ratchet", "args": []any{"mcp", "--root", "/src/app"}, "env": map[string]any{}}},
 	}
 	if len(tests) != len(All) {
 		t.Fatalf("%d editors, %d tested", len(All), len(tests))
@@ -69,18 +69,18 @@ func TestMerge(t *testing.T) {
 	}{
 		{"empty file", vscode, "  \n", string(must(vscode.Document(server))), ""},
 		{"other settings", vscode, "{\n  \"inputs\": []\n}\n",
-			"{\n  \"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\"\n      ]\n    }\n  },\n  \"inputs\": []\n}\n", ""},
+			"{\n  \"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\",\n        \"--root\",\n        \"${workspaceFolder}\"\n      ]\n    }\n  },\n  \"inputs\": []\n}\n", ""},
 		{"other servers", vscode, "{\"servers\": {\"db\": {\"type\": \"stdio\", \"command\": \"db-mcp\"}}}",
-			"{\"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\"\n      ]\n    },\"db\": {\"type\": \"stdio\", \"command\": \"db-mcp\"}}}", ""},
+			"{\"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\",\n        \"--root\",\n        \"${workspaceFolder}\"\n      ]\n    },\"db\": {\"type\": \"stdio\", \"command\": \"db-mcp\"}}}", ""},
 		{"empty servers", vscode, "{\"servers\": {}}",
-			"{\"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\"\n      ]\n    }\n  }}", ""},
+			"{\"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\",\n        \"--root\",\n        \"${workspaceFolder}\"\n      ]\n    }\n  }}", ""},
 		{"replaces an old entry", vscode, "{\"servers\": {\"ratchet\": {\"command\": \"old\"}, \"db\": {}}}",
-			"{\"servers\": {\"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\"\n      ]\n    }, \"db\": {}}}", ""},
+			"{\"servers\": {\"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\",\n        \"--root\",\n        \"${workspaceFolder}\"\n      ]\n    }, \"db\": {}}}", ""},
 		{"keeps comments and trailing commas", zed,
 			"// Folder-specific settings\n{\n  /* tabs */ \"tab_size\": 4, // four\n  \"context_servers\": {},\n}\n",
-			"// Folder-specific settings\n{\n  /* tabs */ \"tab_size\": 4, // four\n  \"context_servers\": {\n    \"ratchet\": {\n      \"source\": \"custom\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"env\": {}\n    }\n  },\n}\n", ""},
+			"// Folder-specific settings\n{\n  /* tabs */ \"tab_size\": 4, // four\n  \"context_servers\": {\n    \"ratchet\": {\n      \"source\": \"custom\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\",\n        \"--root\",\n        \"/src/app\"\n      ],\n      \"env\": {}\n    }\n  },\n}\n", ""},
 		{"byte order mark", vscode, "\uFEFF{}",
-			"\uFEFF{\n  \"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\"\n      ]\n    }\n  }\n}", ""},
+			"\uFEFF{\n  \"servers\": {\n    \"ratchet\": {\n      \"type\": \"stdio\",\n      \"command\": \"ratchet\",\n      \"args\": [\n        \"mcp\",\n        \"--root\",\n        \"${workspaceFolder}\"\n      ]\n    }\n  }\n}", ""},
 		{"root is not an object", vscode, "[1, 2]", "", "not a JSON object"},
 		{"servers is not an object", vscode, "{\"servers\": [1]}", "", `"servers" is not an object`},
 		{"missing comma", vscode, "{\n  \"a\": 1\n  \"b\": 2\n}", "", "line 3: expected ','"},
@@ -181,4 +181,25 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestZedNamesTheProject: Zed has no variable for the open folder, so its
+// entry names the project written to, and refuses a relative one.
+func TestZedNamesTheProject(t *testing.T) {
+	zed := All[3]
+	if _, err := zed.Document(Server{Name: "ratchet", Command: "ratchet", Args: []string{"mcp"}, Project: "app"}); err == nil {
+		t.Error("a relative project folder was accepted")
+	}
+	dir := t.TempDir()
+	path, _, err := zed.Write(dir, Server{Name: "ratchet", Command: "ratchet", Args: []string{"mcp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]map[string]struct{ Args []string }
+	if err := json.Unmarshal(must(os.ReadFile(path)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc["context_servers"]["ratchet"].Args; !reflect.DeepEqual(got, []string{"mcp", "--root", dir}) {
+		t.Errorf("args = %q, want mcp --root %s", got, dir)
+	}
 }

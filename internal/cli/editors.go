@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 
 	"ratchet/editors"
 )
@@ -13,7 +15,9 @@ import (
 const editorsUsage = `usage: ratchet editors [--editor LIST] [--command PATH] [--write DIR] [-- MCP-FLAGS]
 Prints the MCP configuration that makes "ratchet mcp" appear in VS Code, Cursor,
 Claude Code and Zed, or merges it into those editors' files in the project DIR.
-Flags after -- are passed to "ratchet mcp" (e.g. -- --ledger /abs/ledger).`
+The editor starts "ratchet mcp --root FOLDER" on the folder it has open (Zed, which
+cannot name it, on DIR or the current folder). Flags after -- are passed to
+"ratchet mcp" (e.g. -- --ledger /abs/ledger).`
 
 func editorsCommand(args []string) error {
 	fs := flag.NewFlagSet("editors", flag.ContinueOnError)
@@ -31,7 +35,11 @@ func editorsCommand(args []string) error {
 	if err != nil {
 		return err
 	}
-	server := editors.Server{Name: "ratchet", Command: *command, Args: append([]string{"mcp"}, fs.Args()...)}
+	project, err := filepath.Abs(cmp.Or(*write, "."))
+	if err != nil {
+		return err
+	}
+	server := editors.Server{Name: "ratchet", Command: *command, Args: append([]string{"mcp"}, fs.Args()...), Project: project}
 	if _, err := exec.LookPath(*command); err != nil {
 		fmt.Fprintf(os.Stderr, "note: %q is not an executable on PATH here; editors will not find it either (make build, then --command $PWD/bin/ratchet)\n", *command)
 	}
