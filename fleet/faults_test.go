@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os/exec"
@@ -192,5 +193,31 @@ func TestInfraFailureIsNotAResult(t *testing.T) {
 	}
 	if _, err := x.f.results.Get(context.Background(), "result."+job.Key()); err == nil {
 		t.Error("an infrastructure failure was recorded as a result")
+	}
+}
+
+// A coordinator killed while its job runs, started again, finds the job on
+// the queue (the same message id) and waits for the same run: the job runs
+// once.
+func TestRestartedCoordinatorReattaches(t *testing.T) {
+	x := newFixture(t, 2*time.Second, "fix-c")
+	job := x.job(t, "fix-c")
+	_, log := startWorker(t, x.url, "w", x.env, x.seed)
+	b, _ := json.Marshal(job)
+	first := exec.Command(filepath.Join(bin, "ratchet"), "fleet", "submit", "--nats", x.url)
+	first.Stdin = bytes.NewReader(b)
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log.waitFor(t, "run train/fix-c", time.Minute)
+	first.Process.Kill()
+	first.Wait()
+	s := <-x.submitAsync(t, job)
+	if s.err != nil || s.run["score"] != 1.0 {
+		t.Fatalf("submit again: %v %v: %s", s.run, s.err, s.stderr)
+	}
+	info, err := x.f.jobs.Info(context.Background())
+	if err != nil || info.State.LastSeq != 1 || strings.Count(log.String(), "run train/fix-c") != 1 {
+		t.Errorf("queue last seq %d (%v); worker log:\n%s", info.State.LastSeq, err, log.String())
 	}
 }
