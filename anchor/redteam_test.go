@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,28 +71,43 @@ func launderMemory(onLoss string) string {
 
 // A candidate that is no better than the head (the coin model solves half
 // the tasks for any prompt) turns its losses into draws the anchor throws
-// away. Infra: a lost run leaves a folder where a test file goes, so
-// scoring is "infra", retried up to three times, and a task lost three
-// times interrupts the apply; the runs it won are cached, so the next apply
-// of the same candidate re-draws only the losses. Crash: a lost run exits
-// 1; crashes are never cached, so resubmitting the same candidate re-draws
-// the losses and keeps the wins. Either way the candidate's score becomes
-// pass@k against the head's pass@1, and it is accepted.
+// away, keeping its wins. Crash: a lost run exits 1; a run with an error is
+// never served from the cache, so each submission of the same candidate
+// re-draws its losses while its wins come from the cache. Infra: a lost run
+// leaves a folder where a test file goes, so scoring is "infra", retried
+// up to three times, and a task lost three times interrupts the apply
+// (never a reject) with the wins cached for the next try. Either way the
+// candidate is measured at pass@k against the head's pass@1, and is
+// accepted once k is large enough (measured: after 5 submissions). A task
+// should be drawn once per candidate and repeat, win or lose.
 func TestRedteamLostRunsAreRedrawnUntilAccepted(t *testing.T) {
 	for _, tt := range []struct{ name, onLoss string }{
-		{"infra by a tree conflict", "\tos.Remove(\"/work/task/sum_test.go\")\n\tos.MkdirAll(\"/work/task/sum_test.go\", 0o755)\n\tos.WriteFile(\"/work/task/sum_test.go/keep\", nil, 0o644)"},
 		{"crash is never cached", "\tos.Exit(1)"},
+		{"infra by a tree conflict", "\tos.Remove(\"/work/task/sum_test.go\")\n\tos.MkdirAll(\"/work/task/sum_test.go\", 0o755)\n\tos.WriteFile(\"/work/task/sum_test.go/keep\", nil, 0o644)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e, dir := gateEnv(t, coinModel("no phrase helps here"))
 			cand := e.candidate(t, "memory/memory.go", makeDiff(t, dir, map[string]string{"memory/memory.go": launderMemory(tt.onLoss)}))
+			var g Gen
 			for i := range 6 {
 				err := e.a.Apply(ctx(), cand)
-				g := e.last(t)
+				g = e.last(t)
 				t.Logf("apply %d: %s: %s (%v)", i+1, g.Decision, g.Reason, err)
 				if g.Decision == "accept" {
-					t.Fatalf("a candidate no better than the head was accepted after %d submissions: %s", i+1, g.Reason)
+					t.Errorf("a candidate no better than the head was accepted after %d submissions: %s", i+1, g.Reason)
+					break
 				}
+			}
+			rows, err := e.a.db.Query(`SELECT task_id, COUNT(*), GROUP_CONCAT(outcome) FROM runs WHERE harness_hash = ? GROUP BY task_id HAVING COUNT(*) > 1`, g.Hash)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var task, outcomes string
+				var n int
+				rows.Scan(&task, &n, &outcomes)
+				t.Errorf("task %s was drawn %d times for the same candidate: %s", task, n, outcomes)
 			}
 		})
 	}
@@ -430,5 +446,135 @@ func TestRedteamScoringIgnoresTheMemoryCap(t *testing.T) {
 	}
 	if r.Score != 0 {
 		t.Errorf("tests that hold 1 GiB ran to completion in scoring (score %v) under ANCHOR_MEMORY=256 MiB", r.Score)
+	}
+}
+
+// Whether a run is infrastructure is decided by the last exchange with the
+// upstream, and the harness chooses what it sends: against an upstream
+// that fails on some input (a template it cannot render, an image it
+// cannot decode, a gateway timeout on a long generation), a harness that
+// lost sends that input last and its loss becomes "infra": retried, and
+// in an apply an interruption instead of a reject. Here the fake upstream
+// fails on one marker; the server is otherwise healthy, which a probe of
+// the anchor's own would show.
+func TestRedteamHarnessChosenUpstreamFailure(t *testing.T) {
+	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		if strings.Contains(string(r.Body), "MAKE-IT-FAIL") {
+			return fakemodel.Step{Status: 500, Body: `{"error":"template: cannot render"}`}
+		}
+		return fakemodel.Step{Text: "ok", In: 10, Out: 1}
+	}}, 100)...)
+	task := addTask(t, e.suite, "train", "upstream")
+	src := `package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+)
+
+func main() {
+	c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return net.Dial("unix", os.Getenv("MODEL_SOCKET"))
+	}}}
+	for _, text := range []string{"hello", "MAKE-IT-FAIL"} {
+		resp, err := c.Post("http://m/v1/chat/completions", "application/json", strings.NewReader("{\"messages\":[{\"role\":\"user\",\"content\":\""+text+"\"}]}"))
+		if err == nil {
+			resp.Body.Close()
+		}
+	}
+}
+`
+	r, err := e.a.RunTask(ctx(), hostileMain(t, e, src), task, 0, true)
+	if err != nil || r.Outcome == "infra" {
+		t.Errorf("a failure the harness chose made the run infrastructure: outcome %q, %v", r.Outcome, err)
+	}
+}
+
+// The anchor reads the agent's whole final tree into its own memory
+// (ReadTree) and writes it again for scoring: 600 MiB left in /work by one
+// sandbox is 600 MiB and more of the anchor's heap, outside any cgroup,
+// once per concurrent run.
+func TestRedteamBigTreeIsHeldByTheAnchor(t *testing.T) {
+	e := newEnv(t)
+	task := addTask(t, e.suite, "train", "bigtree")
+	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tblock := make([]byte, 200<<20)\n\tfor i := range 3 {\n" +
+		"\t\tos.WriteFile(fmt.Sprintf(\"/work/task/blob%d.bin\", i), block, 0o644)\n\t}\n}\n"
+	h := hostileMain(t, e, src)
+	runtime.GC()
+	var before, now runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var stop atomic.Bool
+	sampled := make(chan uint64)
+	go func() {
+		top := uint64(0)
+		for !stop.Load() {
+			runtime.ReadMemStats(&now)
+			top = max(top, now.HeapInuse)
+			time.Sleep(50 * time.Millisecond)
+		}
+		sampled <- top
+	}()
+	r, err := e.a.RunTask(ctx(), h, task, 0, true)
+	stop.Store(true)
+	top := <-sampled
+	if err != nil {
+		t.Fatal(err)
+	}
+	grew := int64(top) - int64(before.HeapInuse)
+	t.Logf("outcome %q score %v; the anchor's heap grew by %d MiB", r.Outcome, r.Score, grew>>20)
+	if grew > 256<<20 {
+		t.Errorf("a 600 MiB tree grew the anchor's heap by %d MiB", grew>>20)
+	}
+}
+
+// The screen marks honest code forged: a package variable naming a
+// syscall constant, a parser of go test's output. A forged run scores 0
+// and rejects its candidate naming a forgery, so a false mark is a false
+// record (and punishes a harness for the task's subject matter).
+func TestRedteamScreenFlagsHonestCode(t *testing.T) {
+	for _, src := range []string{
+		"package files\n\nimport \"syscall\"\n\nvar errMissing = syscall.ENOENT\n",
+		"package report\n\n// passPrefix starts a passed test's line in go test -v output.\nconst passPrefix = \"--- PASS\"\n",
+	} {
+		if reason := screen(map[string][]byte{"x.go": []byte(src)}, nil); reason != "" {
+			t.Errorf("honest code marked forged: %s", reason)
+		}
+	}
+}
+
+// A scoring sandbox killed because the eval was cancelled (another task's
+// infrastructure failure stops the eval; so does Ctrl-C) is recorded as a
+// clean run: the tests it had not reached count as failed, outcome "ok",
+// no error, so the truncated score is served from the cache from then on.
+// Here the agent's Sum is slow, and the context is cancelled while scoring
+// runs.
+func TestRedteamCancelledScoringIsCachedAsAScore(t *testing.T) {
+	e := newEnv(t)
+	task := addTask(t, e.suite, "train", "cancelled")
+	slow := strings.Replace(fixedSum, "\ts := 0\n", "\ttime.Sleep(20 * time.Second)\n\ts := 0\n", 1)
+	slow = strings.Replace(slow, "package sum\n", "package sum\n\nimport \"time\"\n", 1)
+	h := hostileMain(t, e, plant(map[string]string{"/work/task/sum.go": slow}))
+	c, cancel := context.WithCancel(ctx())
+	go func() {
+		for c.Err() == nil {
+			if dirs, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", "score", "task")); len(dirs) > 0 {
+				time.Sleep(3 * time.Second) // compiled, and inside the slow test
+				cancel()
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	r, err := e.a.RunTask(c, h, task, 0, true)
+	cancel()
+	t.Logf("outcome %q score %v error %q: %v", r.Outcome, r.Score, r.Error, err)
+	cached, err := e.a.RunTask(ctx(), h, task, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cached.Cached {
+		t.Errorf("a scoring cut short by cancellation is served from the cache as score %v (outcome %q)", cached.Score, cached.Outcome)
 	}
 }
