@@ -655,3 +655,25 @@ func TestRedteamKilledAnchorLeavesNothingBehind(t *testing.T) {
 		}
 	}
 }
+
+// Scoring keeps the first MiB of the test command's output and counts
+// events from it: with go test -json every test's log lines are events, so
+// a correct tree whose tests log (here 40 hidden tests of 40 KiB each) has
+// every result past the first MiB counted failed.
+func TestRedteamLongTestOutputLosesResults(t *testing.T) {
+	e := newEnv(t)
+	task := addTask(t, e.suite, "train", "verbose")
+	var tests strings.Builder
+	tests.WriteString("package sum\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n")
+	for i := range 40 {
+		fmt.Fprintf(&tests, "\nfunc TestLoud%02d(t *testing.T) {\n\tt.Log(strings.Repeat(\"x\", 40<<10))\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n", i)
+	}
+	writeFiles(t, task, map[string]string{"hidden/loud_test.go": tests.String()})
+	r, err := e.a.RunTask(ctx(), hostileMain(t, e, plant(map[string]string{"/work/task/sum.go": fixedSum})), task, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Score != 1 {
+		t.Errorf("a correct tree scored %d/%d (outcome %q): results past the output cap were counted failed", r.Passed, r.Total, r.Outcome)
+	}
+}
