@@ -94,7 +94,7 @@ func TestOtherModelRefusedVisibly(t *testing.T) {
 	x := newFixture(t, 0, "fix-r")
 	job := x.job(t, "fix-r")
 	other := append(x.env[:len(x.env):len(x.env)], "MODEL_NAME=other")
-	_, olog := startWorker(t, x.url, "other", other, x.seed)
+	o, olog := startWorker(t, x.url, "other", other, x.seed)
 	start := time.Now()
 	s := <-x.submitAsync(t, job)
 	if s.err == nil {
@@ -121,6 +121,10 @@ func TestOtherModelRefusedVisibly(t *testing.T) {
 	}
 
 	// The anchor retries: with a worker of the right model the job runs.
+	o.Process.Signal(syscall.SIGTERM)
+	if err := o.Wait(); err != nil {
+		t.Errorf("worker stopped with SIGTERM: %v", err)
+	}
 	startWorker(t, x.url, "right", x.env, x.seed)
 	s = <-x.submitAsync(t, job)
 	if s.err != nil || s.run["score"] != 1.0 {
@@ -219,5 +223,23 @@ func TestRestartedCoordinatorReattaches(t *testing.T) {
 	info, err := x.f.jobs.Info(context.Background())
 	if err != nil || info.State.LastSeq != 1 || strings.Count(log.String(), "run train/fix-c") != 1 {
 		t.Errorf("queue last seq %d (%v); worker log:\n%s", info.State.LastSeq, err, log.String())
+	}
+}
+
+// A worker stopped with SIGTERM mid-run kills its run, hands the job back
+// and exits cleanly; another worker runs the job.
+func TestStoppedWorkerHandsJobBack(t *testing.T) {
+	x := newFixture(t, 2*time.Second, "fix-s")
+	job := x.job(t, "fix-s")
+	a, alog := startWorker(t, x.url, "leaving", x.env, x.seed)
+	done := x.submitAsync(t, job)
+	alog.waitFor(t, "run train/fix-s", time.Minute)
+	a.Process.Signal(syscall.SIGTERM)
+	if err := a.Wait(); err != nil || !strings.Contains(alog.String(), "handed back") {
+		t.Fatalf("worker exit %v; log:\n%s", err, alog.String())
+	}
+	startWorker(t, x.url, "staying", x.env, x.seed)
+	if s := <-done; s.err != nil || x.result(t, job).Worker != "staying" {
+		t.Fatalf("submit: %v %v: %s", s.run, s.err, s.stderr)
 	}
 }

@@ -194,8 +194,13 @@ func (f *Fleet) setup(ctx context.Context, s Settings) error {
 	return err
 }
 
-// Close drains the connection.
-func (f *Fleet) Close() error { return f.nc.Drain() }
+// Close sends what is pending (a worker's last acks) and closes the
+// connection.
+func (f *Fleet) Close() error {
+	err := f.nc.FlushTimeout(5 * time.Second)
+	f.nc.Close()
+	return err
+}
 
 // putTree stores the files of dir under tree-<hash> unless they are there,
 // after checking that they hash to hash.
