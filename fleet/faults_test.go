@@ -243,3 +243,19 @@ func TestStoppedWorkerHandsJobBack(t *testing.T) {
 		t.Fatalf("submit: %v %v: %s", s.run, s.err, s.stderr)
 	}
 }
+
+// A job from another anchor build is refused too: the judge must be the
+// same program on every machine.
+func TestOtherAnchorBuildRefused(t *testing.T) {
+	x := newFixture(t, 0, "fix-b")
+	job := x.job(t, "fix-b")
+	job.AnchorBuild = strings.Repeat("0", 64)
+	_, log := startWorker(t, x.url, "w", x.env, x.seed)
+	s := <-x.submitAsync(t, job)
+	if s.err == nil || !strings.Contains(s.stderr, "refused: the job is for anchor build 000000000000") {
+		t.Fatalf("submit: %v %v: %q", s.run, s.err, s.stderr)
+	}
+	if strings.Contains(log.String(), "run train/") {
+		t.Error("the worker ran a job of another anchor build")
+	}
+}

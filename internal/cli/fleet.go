@@ -49,9 +49,7 @@ func fleetCommand(ctx context.Context, args []string) error {
 	switch args[0] {
 	case "submit":
 		var job fleet.Job
-		dec := json.NewDecoder(io.LimitReader(os.Stdin, 1<<20))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&job); err != nil {
+		if err := json.NewDecoder(io.LimitReader(os.Stdin, 1<<20)).Decode(&job); err != nil {
 			return fmt.Errorf("read the job on stdin: %v; the anchor writes it when ANCHOR_RUNNER is set", err)
 		}
 		f, err := fleet.Open(ctx, url, "ratchet fleet submit", settings, false)
