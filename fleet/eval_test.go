@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -12,10 +11,10 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-// TestEvalThroughFleet evaluates a split twice: on this machine, and with
-// ANCHOR_RUNNER set to ratchet fleet submit and two workers. The means, the
-// ledgers' run rows (but for ids, times and paths) and the traces (but for
-// timestamps) must be the same.
+// TestEvalThroughFleet initializes a ledger twice, two repeats of each
+// task: on this machine, and with ANCHOR_RUNNER set to ratchet fleet submit
+// and two workers. The evals (means), the run rows (but for ids, times and
+// paths) and the traces (but for timestamps) must be the same.
 func TestEvalThroughFleet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs nats-server, workers, anchors and sandboxes")
@@ -23,40 +22,37 @@ func TestEvalThroughFleet(t *testing.T) {
 	url := startNATS(t)
 	m := startModel(t, 0)
 	env := modelEnv(m, "scripted")
-	tasks := suite(t, map[string][]string{"train": {"fix-a", "stuck-b", "fix-c", "stuck-d"}})
+	tasks := suite(t, map[string][]string{"train": {"fix-a", "stuck-b", "fix-c", "stuck-d"}, "holdout": {"fix-h", "stuck-h"}})
 	seed := warmHome(t)
 	openFleet(t, url)
 	_, log1 := startWorker(t, url, "w1", env, seed)
 	_, log2 := startWorker(t, url, "w2", env, seed)
 
-	eval := func(home string, extra ...string) (float64, []map[string]any) {
+	initLedger := func(extra ...string) (evals, runs []map[string]any) {
 		t.Helper()
-		cmd := exec.Command(filepath.Join(bin, "anchor"), "eval", "--home", home, "--tasks", tasks, "--harness", filepath.Join(repoRoot(), "harness"), "--split", "train", "--json")
+		home, harness := t.TempDir(), filepath.Join(t.TempDir(), "harness")
+		if out, err := exec.Command("cp", "-r", filepath.Join(repoRoot(), "harness"), harness).CombinedOutput(); err != nil {
+			t.Fatalf("copy the harness: %v: %s", err, out)
+		}
+		cmd := exec.Command(filepath.Join(bin, "anchor"), "init", "--home", home, "--tasks", tasks, "--harness", harness, "--repeats", "2")
 		cmd.Env = append(append(env[:len(env):len(env)], "ANCHOR_JOBS=4"), extra...)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("anchor eval %v: %v\n%s", extra, err, stderr.String())
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("anchor init %v: %v\n%s", extra, err, out)
 		}
-		var e struct{ Mean float64 }
-		if err := json.Unmarshal(out, &e); err != nil {
-			t.Fatalf("anchor eval printed %q: %v", out, err)
-		}
-		return e.Mean, ledgerRuns(t, home)
+		return ledgerQuery(t, home, `SELECT split, score, n_tasks FROM evals ORDER BY split`), ledgerQuery(t, home, `SELECT * FROM runs ORDER BY split, task_id, repeat`)
 	}
-	localMean, local := eval(t.TempDir())
+	localEvals, local := initLedger()
 	runner := fmt.Sprintf("ANCHOR_RUNNER=%s fleet submit --nats %s --trace-dir %s", filepath.Join(bin, "ratchet"), url, t.TempDir())
-	fleetMean, remote := eval(t.TempDir(), runner)
+	fleetEvals, remote := initLedger(runner)
 
-	if n := strings.Count(log1.String()+log2.String(), "done train/"); n != 4 {
-		t.Errorf("the workers ran %d jobs; want 4", n)
+	if n := strings.Count(log1.String()+log2.String(), "done "); n != 12 {
+		t.Errorf("the workers ran %d jobs; want 12", n)
 	}
-	if localMean != fleetMean || localMean != 0.5 {
-		t.Errorf("mean %v through the fleet, %v locally; want 0.5 both", fleetMean, localMean)
+	if g, w := mustJSON(fleetEvals), mustJSON(localEvals); g != w || !strings.Contains(w, `"score":0.5`) {
+		t.Errorf("evals through the fleet %s, locally %s; want equal, 0.5", g, w)
 	}
-	if len(local) != 4 || len(remote) != len(local) {
-		t.Fatalf("%d runs through the fleet, %d locally; want 4", len(remote), len(local))
+	if len(local) != 12 || len(remote) != len(local) {
+		t.Fatalf("%d runs through the fleet, %d locally; want 12", len(remote), len(local))
 	}
 	for i := range local {
 		lt, rt := local[i]["trace_path"].(string), remote[i]["trace_path"].(string)
@@ -77,15 +73,15 @@ func TestEvalThroughFleet(t *testing.T) {
 	}
 }
 
-// ledgerRuns reads every runs row of an anchor home, by task.
-func ledgerRuns(t *testing.T, home string) []map[string]any {
+// ledgerQuery reads rows of the ledger in an anchor home.
+func ledgerQuery(t *testing.T, home, query string) []map[string]any {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(home, "ledger.db")+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT * FROM runs ORDER BY task_id`)
+	rows, err := db.Query(query)
 	if err != nil {
 		t.Fatal(err)
 	}
