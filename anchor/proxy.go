@@ -3,6 +3,7 @@ package anchor
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,14 +32,14 @@ type ProxyConfig struct {
 // injected and the usage the upstream reports is charged. A reply without a
 // complete usage report is charged all it could have cost.
 type Proxy struct {
-	c       ProxyConfig
-	path    string
-	header  http.Header // to the upstream: the credential, never the sandbox's
-	secret  *strings.Replacer
-	srv     *http.Server
-	mu      sync.Mutex // held over a whole request, so requests go one at a time
-	in, out atomic.Int64
-	failure atomic.Pointer[string]
+	c              ProxyConfig
+	path           string
+	header         http.Header // to the upstream: the credential, never the sandbox's
+	secret         *strings.Replacer
+	srv            *http.Server
+	mu             sync.Mutex   // held over a whole request, so requests go one at a time
+	in, out, conns atomic.Int64 // tokens charged; connections open
+	failure        atomic.Pointer[string]
 }
 
 // StartProxy serves on the unix socket at sock until Close.
@@ -52,16 +53,24 @@ func StartProxy(sock string, c ProxyConfig) (*Proxy, error) {
 		p.path = "/v1/messages"
 		p.header = http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {c.Key}, "Anthropic-Version": {"2023-06-01"}}
 	}
-	p.secret = strings.NewReplacer() // no key, nothing to scrub
-	if c.Key != "" {
-		p.secret = strings.NewReplacer(c.Key, "[credential]")
-	}
-	p.failure.Store(new(""))
-	mux := http.NewServeMux() // any other method is 405, any other path 404
+	p.secret = strings.NewReplacer(cmp.Or(c.Key, "\x00"), "[credential]") // with no key, a byte no reply has
+	// Any other method is 405, any other path 404.
+	mux := http.NewServeMux()
 	mux.Handle("POST "+p.path, p)
-	p.srv = &http.Server{Handler: mux, MaxHeaderBytes: 64 << 10}
+	p.srv = &http.Server{Handler: mux, MaxHeaderBytes: 64 << 10, ConnState: p.admit}
 	go p.srv.Serve(ln)
 	return p, nil
+}
+
+// admit closes any connection beyond the 64th open one: each holds memory
+// of the anchor's, and a sandbox can open thousands.
+func (p *Proxy) admit(c net.Conn, s http.ConnState) {
+	if s == http.StateNew && p.conns.Add(1) > 64 {
+		c.Close()
+	}
+	if s == http.StateClosed {
+		p.conns.Add(-1)
+	}
 }
 
 // Close stops the proxy. It returns once the request in flight, if any, has
@@ -80,7 +89,7 @@ func (p *Proxy) Used() (in, out int64) { return p.in.Load(), p.out.Load() }
 // Failure is "" unless the last exchange with the upstream failed as
 // infrastructure (unreachable, or a 5xx status); then it says why in one
 // line, without the credential.
-func (p *Proxy) Failure() string { return *p.failure.Load() }
+func (p *Proxy) Failure() string { return *cmp.Or(p.failure.Load(), new("")) }
 
 // refuse answers with an error of the proxy's own, which SDKs must not retry.
 func refuse(w http.ResponseWriter, code int, kind, msg string) {
@@ -98,7 +107,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusRequestEntityTooLarge, "request_too_large", "the request body must be at most 4 MiB")
 		return
 	}
-	left, est := p.c.Budget-p.in.Load()-p.out.Load(), int64(len(body)/3) // est: input tokens; a token is rarely under 3 bytes
+	// est bounds the input tokens: a byte-level tokenizer makes at most one
+	// token of a byte ("1,1,1,..." comes close).
+	left, est := p.c.Budget-p.in.Load()-p.out.Load(), int64(len(body))
 	if est >= left {
 		refuse(w, http.StatusTooManyRequests, "budget_exhausted", fmt.Sprintf("the run's token budget is spent (%d tokens left)", max(left, 0)))
 		return
@@ -119,24 +130,21 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // operator's model, the reply capped to limit tokens, and in openai mode the
 // seed and, for a stream, its usage.
 func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
-	errObject := fmt.Errorf("the request body must be exactly one JSON object")
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') || !json.Valid(body) { // Valid: nothing follows the object
-		return nil, errObject
+		return nil, fmt.Errorf("the request body must be exactly one JSON object")
 	}
 	req := map[string]any{} // values are json.RawMessage until the proxy sets them
 	for dec.More() {
 		t, err := dec.Token()
 		key, _ := t.(string)
 		var v json.RawMessage
-		if err != nil || dec.Decode(&v) != nil {
-			return nil, errObject
-		}
 		// Both APIs write their keys in lower-case snake_case. Any other key
 		// is refused, as Go servers such as Ollama match keys without regard
-		// to case ("Stream", "MODEL", or "ſtream" with a long s).
-		if _, dup := req[key]; dup || strings.Trim(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
-			return nil, fmt.Errorf("the request body has the key %q twice or not in lower-case snake_case", key)
+		// to case ("Stream", "MODEL", or "ſtream" with a long s), and so is
+		// a key given twice.
+		if err != nil || req[key] != nil || strings.Trim(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" || dec.Decode(&v) != nil {
+			return nil, fmt.Errorf("the request body's keys must be unique and in lower-case snake_case; %q is not", key)
 		}
 		req[key] = v
 	}
@@ -187,21 +195,21 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 	}
 	w.Header().Set("Content-Type", resp.Header.Get("Content-Type")) // no other upstream header is relayed
 	w.WriteHeader(resp.StatusCode)
-	// A stream is relayed line by line (SSE events are lines), so usage is
-	// counted and the credential scrubbed as it goes; any other reply is read
-	// whole (JSON has no NUL byte), as it may span lines.
-	delim := byte(0)
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		delim = '\n'
-	}
-	br := bufio.NewReader(http.MaxBytesReader(nil, resp.Body, 64<<20)) // a longer reply is cut, and charged in full
+	// The reply is relayed line by line (SSE events are lines), so a stream's
+	// usage is counted and the credential scrubbed as it goes. A reply that
+	// is one JSON document, maybe over many lines, is counted whole at the end.
+	var whole bytes.Buffer
+	br := bufio.NewReader(io.TeeReader(http.MaxBytesReader(nil, resp.Body, 64<<20), &whole)) // a longer reply is cut, and charged in full
 	for err == nil {
 		var line string
-		line, err = br.ReadString(delim)
+		line, err = br.ReadString('\n')
 		io.WriteString(w, p.secret.Replace(line))
-		http.NewResponseController(w).Flush()
+		if line == "\n" {
+			http.NewResponseController(w).Flush() // the end of an SSE event
+		}
 		countUsage(strings.TrimPrefix(line, "data:"), &in, &out)
 	}
+	countUsage(whole.String(), &in, &out)
 	if (resp.StatusCode >= 300 && resp.StatusCode < 500) || (in+out > 0 && err == io.EOF) {
 		return in, out, failure
 	}

@@ -100,7 +100,8 @@ type meter struct {
 	noUsage  bool  // never report usage
 	status   int   // when set, answer this status with the credential in the body
 	delay    time.Duration
-	pad      int // bytes of filler events before a stream's usage
+	pad      int  // bytes of filler events before a stream's usage
+	dense    bool // one input token a byte, as "1,1,1,..." is on BPE tokenizers
 	mu       sync.Mutex
 	served   int64
 	reported int64
@@ -155,6 +156,9 @@ func (m *meter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in, out := int64(len(body)/4), m.reply
+	if m.dense {
+		in = int64(len(body))
+	}
 	switch {
 	case req.MaxCompletionTokens != nil:
 		out = min(out, *req.MaxCompletionTokens)
@@ -236,8 +240,9 @@ func (m *meter) lastBody(t *testing.T) map[string]any {
 	return v
 }
 
-// chat is a request body with about n bytes of conversation, enough that
-// len/3 over-estimates what the meter counts as input even after pinning.
+// chat is a request body with about n bytes of conversation. The proxy's
+// estimate of its input, a token a byte, is over what the meter counts
+// (a token in four bytes) even after pinning adds its fields.
 func chat(n int, extra string) string {
 	return fmt.Sprintf(`{"model":"m","messages":[{"role":"user","content":%q}]%s}`, strings.Repeat("x", n), extra)
 }
@@ -386,7 +391,7 @@ func (z *zeros) Read(b []byte) (int, error) {
 
 // TestProxyBudgetHoldsUnderConcurrency is issue 11's overspend: 32 callers
 // at once, every trick mixed in. The upstream must serve no more than the
-// budget (len/3 over-estimates its input here, so not even one capped
+// budget (the proxy over-estimates its input here, so not even one capped
 // reply more), serve one request at a time, and the ledger's figure must be
 // what it reported.
 func TestProxyBudgetHoldsUnderConcurrency(t *testing.T) {
@@ -448,6 +453,28 @@ func TestProxyBudgetHoldsUnderConcurrency(t *testing.T) {
 	}
 }
 
+// TestProxyInputEstimate: a prompt that is a token a byte may not cost more
+// than the budget, and one that would is refused before it is sent.
+func TestProxyInputEstimate(t *testing.T) {
+	const budget = 3000
+	m := startMeter(t, 1000)
+	m.dense = true
+	p, c := serveProxy(t, ProxyConfig{API: "openai", Upstream: m.url, Model: "m", Budget: budget})
+	digits := func(n int) string {
+		return fmt.Sprintf(`{"messages":[{"role":"user","content":%q}]}`, strings.Repeat("1,", n))
+	}
+	if resp, _ := post(t, c, "/v1/chat/completions", digits(4400)); resp.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("a prompt of about 8800 tokens on a budget of %d: %d", budget, resp.StatusCode)
+	}
+	if resp, _ := post(t, c, "/v1/chat/completions", digits(1000)); resp.StatusCode != 200 {
+		t.Errorf("a prompt of about 2000 tokens: %d", resp.StatusCode)
+	}
+	served, reported, _, _ := m.totals()
+	if in, out := p.Used(); served > budget+100 || in+out != reported {
+		t.Errorf("served %d on a budget of %d; charged %d, reported %d", served, budget, in+out, reported)
+	}
+}
+
 func TestProxyPinsAndCaps(t *testing.T) {
 	const budget = 10000
 	tests := []struct {
@@ -475,7 +502,7 @@ func TestProxyPinsAndCaps(t *testing.T) {
 			got := m.lastBody(t)
 			for k, want := range tt.want {
 				if want == "left" {
-					want = float64(budget - len(body)/3)
+					want = float64(budget - len(body))
 				}
 				if g, present := got[k]; fmt.Sprint(g) != fmt.Sprint(want) || present != (want != nil) {
 					t.Errorf("%s = %v, want %v (body %v)", k, g, want, got)
@@ -497,7 +524,7 @@ func TestProxyChargesWhatItCannotSee(t *testing.T) {
 		m.noUsage = true
 		p, c := serveProxy(t, ProxyConfig{API: "openai", Upstream: m.url, Model: "m", Budget: budget})
 		post(t, c, "/v1/chat/completions", body)
-		if in, out := p.Used(); in != int64(len(body)/3) || in+out != reservation {
+		if in, out := p.Used(); in != int64(len(body)) || in+out != reservation {
 			t.Errorf("charged in=%d out=%d, want the reservation %d", in, out, reservation)
 		}
 		if resp, _ := post(t, c, "/v1/chat/completions", body); resp.StatusCode != http.StatusTooManyRequests {
