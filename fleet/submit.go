@@ -19,8 +19,8 @@ import (
 // hash), enqueues the job, and waits until a worker records a result or the
 // job fails. A result already recorded for the job (a coordinator that died
 // and came back) is returned without running anything, unless it failed
-// for the machine's reasons or job.Force is set. A job no worker could run returns an error
-// with the last worker's reason.
+// for the machine's reasons or job.Force is set. A job no worker could run
+// returns an error with the last worker's reason.
 func (f *Fleet) Submit(ctx context.Context, job Job, traceDir string) ([]byte, error) {
 	if err := job.check(); err != nil {
 		return nil, err
@@ -72,8 +72,10 @@ func (f *Fleet) Submit(ctx context.Context, job Job, traceDir string) ([]byte, e
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case e := <-watch.Updates():
+		case e, ok := <-watch.Updates():
 			switch {
+			case !ok:
+				return nil, fmt.Errorf("lost the watch on the results of job %s/%s; submit it again to re-attach", job.Split, job.TaskID)
 			case e == nil || e.Operation() != jetstream.KeyValuePut:
 			case e.Key() == resultKey:
 				return f.deliver(ctx, job, e.Value(), traceDir)
