@@ -115,30 +115,34 @@ func TestRedteamLostRunsAreRedrawnUntilAccepted(t *testing.T) {
 }
 
 // canaryAwareForger reports every test it finds in its package as passed,
-// except the anchor's canary: it leaves it out (a missing canary is taken
-// for a panicked binary) or reports it failed. Its source holds no framing
-// byte and its start-up code neither exits nor writes by name.
-func canaryAwareForger(canary string) string {
+// except the anchor's canary, which it knows by the shape of its file name
+// (zz_testcanary*_test.go, or ten random base32 letters, _test.go): it
+// leaves it out (a missing canary is taken for a panicked binary) or
+// reports it failed. Its source holds no framing byte and its start-up
+// code neither exits nor writes by name.
+func canaryAwareForger(canary, after string) string {
 	return "package sum\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"regexp\"\n\t\"strings\"\n)\n\nvar _ = forge()\n\nfunc forge() int {\n" +
 		"\tsyn, eq, dash := string(rune(22)), strings.Repeat(\"=\", 3), strings.Repeat(\"-\", 3)\n\tre := regexp.MustCompile(`func (Test\\w+)\\(`)\n" +
 		"\tfiles, _ := filepath.Glob(\"*.go\")\n\tfor _, f := range files {\n\t\tb, _ := os.ReadFile(f)\n\t\tfor _, m := range re.FindAllSubmatch(b, -1) {\n" +
-		"\t\t\tverdict := \"PASS\"\n\t\t\tif strings.HasPrefix(f, \"zz_\") {\n" + canary + "\n\t\t\t}\n" +
+		"\t\t\tverdict := \"PASS\"\n\t\t\tif strings.HasPrefix(f, \"zz_\") || regexp.MustCompile(`^[a-z2-7]{10}_test\\.go$`).MatchString(f) {\n" + canary + "\n\t\t\t}\n" +
 		"\t\t\tfmt.Fprintf(w(), \"%s%s RUN   %s\\n%s%s %s: %s (0.00s)\\n\", syn, eq, m[1], syn, dash, verdict, m[1])\n\t\t}\n\t}\n" +
-		"\tfmt.Fprintln(w(), syn+\"PASS\")\n\texit(0)\n\treturn 0\n}\n\nfunc w() *os.File { return os.Stdout }\n\nfunc exit(c int) { os.Exit(c) }\n"
+		after + "\tfmt.Fprintln(w(), syn+\"PASS\")\n\texit(0)\n\treturn 0\n}\n\nfunc w() *os.File { return os.Stdout }\n\nfunc exit(c int) { os.Exit(c) }\n"
 }
 
 // Code in the test process can lie (DESIGN.md says so); this confirms how
 // little it costs today: one line that recognises the canary by its file
-// name, which is always zz_testcanary*_test.go, and its body, which always
-// says "this test must fail".
+// name. Recognising it by its body (an unconditional failure, or a
+// product compared with itself plus one) costs a few lines more.
 func TestRedteamCanaryAwareForger(t *testing.T) {
-	for _, tt := range []struct{ name, canary string }{
-		{"leaves the canary out", "\t\t\t\tcontinue"},
-		{"reports the canary failed", "\t\t\t\tverdict = \"FAIL\""},
+	fakeFail := "\tfmt.Fprintf(w(), \"%s%s RUN   TestNotAHiddenTest\\n%s%s FAIL: TestNotAHiddenTest (0.00s)\\n\", syn, eq, syn, dash)\n"
+	for _, tt := range []struct{ name, canary, after string }{
+		{"leaves the canary out", "\t\t\t\tcontinue", ""},
+		{"leaves the canary out and fails a test that does not exist", "\t\t\t\tcontinue", fakeFail},
+		{"reports the canary failed", "\t\t\t\tverdict = \"FAIL\"", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e, dir := suiteEnv(t)
-			cand := e.candidate(t, "memory/memory.go", makeDiff(t, dir, map[string]string{"memory/memory.go": forgerMemory(canaryAwareForger(tt.canary))}))
+			cand := e.candidate(t, "memory/memory.go", makeDiff(t, dir, map[string]string{"memory/memory.go": forgerMemory(canaryAwareForger(tt.canary, tt.after))}))
 			if err := e.a.Apply(ctx(), cand); err != nil {
 				t.Fatal(err)
 			}
