@@ -206,7 +206,9 @@ func startWorker(t testing.TB, url, name string, env []string, seed string) (*ex
 	log := &lines{}
 	cmd := exec.Command(filepath.Join(bin, "ratchet"), "fleet", "worker", "--nats", url, "--anchor", filepath.Join(bin, "anchor"),
 		"--home", home, "--name", name, "--ack-wait", "2s", "--max-deliver", "3")
-	cmd.Env, cmd.Stdout, cmd.Stderr = env, log, log
+	// An ANCHOR_RUNNER inherited from the coordinator's shell is ignored.
+	cmd.Env = append(env[:len(env):len(env)], "ANCHOR_RUNNER=/bin/false")
+	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

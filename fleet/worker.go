@@ -278,7 +278,9 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 		args = append(args, "--force")
 	}
 	cmd := exec.CommandContext(ctx, w.Anchor, args...)
-	cmd.Env = append(slices.Clone(w.Env), "ANCHOR_HOME="+filepath.Join(w.Home, "anchor"))
+	// The run is local: a worker on the coordinator's machine must not hand
+	// it back to the fleet through an ANCHOR_RUNNER it inherited.
+	cmd.Env = append(slices.Clone(w.Env), "ANCHOR_HOME="+filepath.Join(w.Home, "anchor"), "ANCHOR_RUNNER=")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // a killed worker takes its run along
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
