@@ -186,12 +186,22 @@ func startWorker(t testing.TB, url, name string, env []string, seed string) (*ex
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		for range 20 {
+		for range 40 {
 			if os.RemoveAll(home) == nil {
 				return
 			}
 			time.Sleep(250 * time.Millisecond)
 		}
+		// A sandbox mount left behind means a run was killed without its
+		// anchor cleaning up; take it down so the machine stays clean.
+		b, _ := os.ReadFile("/proc/self/mounts")
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(f[1], home) {
+				t.Errorf("mount left under the worker's home: %s", f[1])
+				syscall.Unmount(f[1], syscall.MNT_DETACH)
+			}
+		}
+		os.RemoveAll(home)
 	})
 	for _, dir := range []string{"cache", "builds"} {
 		if _, err := os.Stat(filepath.Join(seed, dir)); seed == "" || err != nil {

@@ -281,7 +281,11 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 	// The run is local: a worker on the coordinator's machine must not hand
 	// it back to the fleet through an ANCHOR_RUNNER it inherited.
 	cmd.Env = append(slices.Clone(w.Env), "ANCHOR_HOME="+filepath.Join(w.Home, "anchor"), "ANCHOR_RUNNER=")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // a killed worker takes its run along
+	// A stopped or killed worker takes its run along, with SIGTERM: the
+	// anchor then removes its sandboxes and their mounts itself.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = time.Minute
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
