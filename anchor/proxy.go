@@ -99,6 +99,9 @@ func refuse(w http.ResponseWriter, code int, kind, msg string) {
 	json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]string{"type": kind, "message": msg}})
 }
 
+// ServeHTTP serves one chat request, holding the proxy for the whole
+// exchange: it is refused (413, 429, 400) or re-encoded, forwarded, relayed
+// and charged.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
