@@ -270,15 +270,15 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 		"mean": e.Mean, "std_err": stdErr(e), "runs": e.Runs})
 }
 
-// traces lists the latest train run of each task of a harness.
+// traces lists the latest train run of each task and repeat of a harness.
 func (a *Anchor) traces(hash string, failed bool) ([]Run, error) {
 	below := 2.0
 	if failed {
 		below = 1
 	}
 	return scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs r WHERE split = 'train' AND harness_hash = ? AND model = ? AND score < ?
-		AND created_at = (SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND split = 'train' AND harness_hash = r.harness_hash AND model = r.model)
-		ORDER BY task_id`, hash, a.Model(), below)
+		AND created_at = (SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND repeat = r.repeat AND split = 'train'
+			AND harness_hash = r.harness_hash AND model = r.model) ORDER BY task_id, repeat`, hash, a.Model(), below)
 }
 
 // Model names the frozen model of a run (see ModelID).

@@ -128,11 +128,12 @@ func TestMain(m *testing.M) {
 	}
 	a := &Anchor{Home: dir}
 	os.MkdirAll(a.path("snapshots"), 0o755)
+	os.MkdirAll(a.path("builds"), 0o755)
 	os.MkdirAll(a.path("tmp"), 0o755)
 	_, file, _, _ := runtime.Caller(0)
 	hash, err := a.Snapshot(filepath.Join(filepath.Dir(file), "..", "harness"))
 	if err == nil {
-		_, err = a.build(hash)
+		_, err = a.build(context.Background(), hash)
 	}
 	if err != nil {
 		panic(err)

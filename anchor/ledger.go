@@ -18,10 +18,11 @@ import (
 
 // The ledger: seed 004's four tables with the gate's evidence beside them,
 // plus meta for what is frozen per ledger (model, repeats, alpha) and the
-// harness working copy. runs.error is empty for a run that happened as
-// intended; only such runs are served from the cache. runs.outcome is a
-// category (ok, timeout, crash, build, forged, infra, scoring): the only
-// thing about a holdout or sealed run that may leave the ledger.
+// harness working copy. runs.outcome says whose a run was: ok, timeout,
+// crash, build, forged and scoring are the harness's, and served from the
+// cache; infra is the machine's, never a score and never cached.
+// runs.error is free text (the harness's own last output): for holdout and
+// sealed runs only the outcome may leave the ledger.
 //
 //go:embed schema.sql
 var schema string

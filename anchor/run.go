@@ -56,9 +56,9 @@ func (r *Run) fields() []any {
 }
 
 // RunTask runs harness hash on the task in dir (one repeat), or returns the
-// cached run for (harness, task, model, repeat). Only runs without an error
-// are served from the cache. An infrastructure failure is tried three
-// times and then returned as an error: it is never a score.
+// cached run for (harness, task, model, repeat). An infrastructure failure
+// is tried three times and then returned as an error: it is never a score
+// and never cached.
 func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, force bool) (Run, error) {
 	t, err := LoadTask(dir)
 	if err != nil {
@@ -69,8 +69,12 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		return Run{}, fmt.Errorf("read task %s: %w", t.ID, err)
 	}
 	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Split: t.Split, Model: a.Model(), Repeat: repeat, ExitCode: -1, Total: 1}
+	// Every run that was the harness's doing is the answer, failures too:
+	// were they re-run, a harness could redraw its losses and keep its
+	// wins. Only the machine's failures (infra; and errors of old ledgers
+	// without outcomes) are run again.
 	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ?
-		AND repeat = ? AND error = '' ORDER BY created_at DESC LIMIT 1`, hash, base.TaskHash, base.Model, repeat)
+		AND repeat = ? AND outcome != 'infra' AND (outcome != '' OR error = '') ORDER BY created_at DESC LIMIT 1`, hash, base.TaskHash, base.Model, repeat)
 	if err != nil {
 		return Run{}, fmt.Errorf("read the run cache: %w", err)
 	}
@@ -103,10 +107,8 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 // attempt fills in r: build, agent sandbox, scoring sandbox. What goes
 // wrong is written into r, not returned.
 func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
-	mine := a.path("tmp", strconv.Itoa(os.Getpid())) // swept when this process is gone
-	err := os.MkdirAll(mine, 0o755)
-	tmp, terr := os.MkdirTemp(mine, r.ID+"-")
-	if err = errors.Join(err, terr); err != nil {
+	tmp, err := a.scratch(r.ID)
+	if err != nil {
 		r.Outcome, r.Error = "infra", err.Error()
 		return
 	}
@@ -119,7 +121,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	}
 	defer os.RemoveAll(sockDir)
 	work, sock := filepath.Join(tmp, "work"), filepath.Join(sockDir, "model.sock")
-	bin, err := a.build(r.HarnessHash)
+	bin, err := a.build(ctx, r.HarnessHash)
 	if errors.Is(err, errNoBuild) {
 		r.Outcome, r.Error = "build", err.Error()
 		return
@@ -166,8 +168,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	if a.Keep != "" {
 		defer copyTree(filepath.Join(work, "task"), a.Keep)
 	}
-	// Score what the agent left even after a timeout or a crash; such runs
-	// are never served from the cache.
+	// Score what the agent left even after a timeout or a crash.
 	agent, err := ReadTree(filepath.Join(work, "task"), false)
 	s := Scored{Total: 1, Outcome: "scoring", Error: fmt.Sprint(err)}
 	if err == nil {
@@ -175,6 +176,16 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	}
 	r.Passed, r.Total = s.Passed, s.Total
 	r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, "ok"), strings.Trim(r.Error+"; "+s.Error, "; ")
+}
+
+// scratch makes a folder for one job under tmp/<pid>, which sweep removes,
+// mounts and all, once this process is gone.
+func (a *Anchor) scratch(name string) (string, error) {
+	mine := a.path("tmp", strconv.Itoa(os.Getpid()))
+	if err := os.MkdirAll(mine, 0o755); err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(mine, name+"-")
 }
 
 // keepTrace copies the trace the harness left into traces/<id>.jsonl: only
@@ -238,8 +249,10 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run) {
 // errNoBuild marks a harness that does not compile: the harness's 0.
 var errNoBuild = errors.New("harness does not build")
 
-// build compiles a stored snapshot offline, once per hash.
-func (a *Anchor) build(hash string) (string, error) {
+// build compiles a stored snapshot, once per hash, in a sandbox like any
+// run's (offline, memory and time capped): a snapshot's source is the
+// harness's, and a compiler fed a bomb must not take the host.
+func (a *Anchor) build(ctx context.Context, hash string) (string, error) {
 	a.buildMu.Lock()
 	defer a.buildMu.Unlock()
 	bin, err := filepath.Abs(a.path("builds", hash))
@@ -249,13 +262,31 @@ func (a *Anchor) build(hash string) (string, error) {
 	if _, err := os.Stat(bin); err == nil {
 		return bin, nil // built before
 	}
-	if _, err := a.readSnapshot(hash); err != nil {
+	files, err := a.readSnapshot(hash)
+	if err != nil {
 		return "", err
 	}
-	if out, err := goCmd(a.path("snapshots", hash), cacheDir("build"), "build", "-trimpath", "-o", bin+".tmp", "."); err != nil {
-		return "", fmt.Errorf("%w: %v: %s", errNoBuild, err, strings.TrimSpace(string(out)))
+	cache := cacheDir("build") // only the Go compiler writes here: source cannot run code at build time
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return "", err
 	}
-	return bin, os.Rename(bin+".tmp", bin)
+	dir, err := a.scratch("build")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	if err := WriteTree(filepath.Join(dir, "src"), files); err != nil {
+		return "", err
+	}
+	box := Box{Work: dir, Cache: cache, SharedCache: true, Dir: "/work/src", Timeout: 5 * time.Minute, Args: []string{"go", "build", "-o", "/work/harness", "."}}
+	code, out, timedOut, err := box.Run(ctx)
+	if err != nil {
+		return "", err
+	}
+	if timedOut || code != 0 {
+		return "", fmt.Errorf("%w (status %d, timed out %v): %s", errNoBuild, code, timedOut, strings.TrimSpace(string(out[max(0, len(out)-2000):])))
+	}
+	return bin, os.Rename(filepath.Join(dir, "harness"), bin)
 }
 
 // splitEval is a harness evaluated on a split: each task's score is the mean

@@ -31,6 +31,7 @@ type Box struct {
 	Env, Args        []string      // Env: name, value pairs added to the allowlist
 	Timeout          time.Duration // wall clock for the whole process tree
 	Memory           int64         // bytes for the whole sandbox; 0 means DefaultMemory
+	SharedCache      bool          // Cache is bound itself, writable: only for the compiler's own cache
 }
 
 // Limits on what one sandbox may use.
@@ -97,6 +98,9 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 		return -1, nil, false, fmt.Errorf("start sandbox: build cache: %w", err)
 	}
 	defer unmount()
+	if b.SharedCache {
+		cache = b.Cache
+	}
 	memory := strconv.FormatInt(cmp.Or(b.Memory, DefaultMemory), 10)
 	groups := []string{
 		cgroup("pids", "pids.max", strconv.Itoa(maxProcs)),

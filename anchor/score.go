@@ -11,13 +11,17 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"maps"
+	mrand "math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -62,18 +66,19 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string)
 	if strings.Contains(t.ScoreCommand(), "go test -json") {
 		canaries = plantCanaries(files, hidden)
 	}
-	// Its own bounded space, twice a run's, so an agent that filled its
-	// own cannot make scoring fail for want of room.
 	warm, err := WarmCache()
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
 	}
-	if err == nil {
-		defer bound(dir, 2*runDisk)()
-		err = WriteTree(filepath.Join(dir, "task"), files)
-	}
 	if err != nil {
 		return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
+	}
+	// Its own bounded space, twice a run's, so an agent that filled its own
+	// cannot starve scoring. A tree that cannot be written (a folder where a
+	// test file goes) is the tree's fault, never the machine's.
+	defer bound(dir, 2*runDisk)()
+	if err := WriteTree(filepath.Join(dir, "task"), files); err != nil {
+		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
 	}
 	box := Box{Work: dir, Cache: warm, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}}
 	code, out, timedOut, err := box.Run(ctx)
@@ -84,11 +89,30 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string)
 		return Scored{Total: 1, Outcome: "scoring", Error: "scoring timed out"}
 	}
 	var report []byte
-	if root, err := os.OpenRoot(filepath.Join(dir, "task")); err == nil && t.JUnit != "" {
-		report, _ = root.ReadFile(t.JUnit) // through os.Root: a link cannot lead the reading out
-		root.Close()
+	if t.JUnit != "" {
+		report = readReport(filepath.Join(dir, "task"), t.JUnit)
 	}
 	return count(t, out, code, report, hidden, files["go.mod"], canaries)
+}
+
+// readReport reads a JUnit report through os.Root (a link cannot lead out),
+// without blocking on a FIFO, only as a regular file, at most 16 MiB.
+func readReport(dir, name string) []byte {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, 16<<20))
+	return b
 }
 
 // isTestFile tells the files that belong to the task's tests, never to the
@@ -115,20 +139,22 @@ func goPackage(gomod []byte, dir string) string {
 	return module + "/" + dir
 }
 
-// plantCanaries adds to every folder with hidden Go tests a test named at
-// random that must fail, and returns the keys ("package Test") it planted.
+// plantCanaries adds to every folder with hidden Go tests a test that must
+// fail, named and written at random like any other test, and returns the
+// keys ("package Test") it planted.
 func plantCanaries(files, hidden map[string][]byte) map[string]bool {
 	canaries := map[string]bool{}
 	for name, b := range hidden {
 		m := packageClause.FindSubmatch(b)
-		dir := path.Dir(name)
 		if !strings.HasSuffix(name, "_test.go") || m == nil {
 			continue
 		}
-		test := "TestCanary" + rand.Text()[:12]
-		files[path.Join(dir, "zz_"+strings.ToLower(test)+"_test.go")] = fmt.Appendf(nil,
-			"package %s\n\nimport \"testing\"\n\nfunc %s(t *testing.T) { t.Fatal(\"this test must fail\") }\n", m[1], test)
-		canaries[goPackage(files["go.mod"], dir)+" "+test] = true
+		word := strings.ToLower(rand.Text()[:10])
+		test := "Test" + strings.ToUpper(word[:1]) + word[1:]
+		x, y := mrand.IntN(90)+10, mrand.IntN(90)+10
+		files[path.Join(path.Dir(name), word+"_test.go")] = fmt.Appendf(nil, "package %s\n\nimport \"testing\"\n\n"+
+			"func %s(t *testing.T) {\n\tif got := %d * %d; got != %d {\n\t\tt.Errorf(\"got %%d, want %d\", got)\n\t}\n}\n", m[1], test, x, y, x*y+1, x*y+1)
+		canaries[goPackage(files["go.mod"], path.Dir(name))+" "+test] = true
 	}
 	return canaries
 }
@@ -147,11 +173,12 @@ func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte
 		}
 		return Scored{Total: 1}
 	}
-	final := map[string]string{}
+	final, failedIn, passedIn := map[string]string{}, map[string]bool{}, map[string]bool{}
 	for _, line := range bytes.Split(out, []byte("\n")) {
 		var e struct{ Action, Package, Test string }
 		if json.Unmarshal(line, &e) == nil && e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
 			final[e.Package+" "+e.Test] = e.Action
+			failedIn[e.Package] = failedIn[e.Package] || e.Action == "fail"
 		}
 	}
 	s := Scored{}
@@ -164,12 +191,18 @@ func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte
 			s.Total++
 			if final[pkg+" "+string(m[1])] == "pass" {
 				s.Passed++
+				passedIn[pkg] = true
 			}
 		}
 	}
-	for key := range canaries { // a test binary that panicked never reports it: that is no forgery
-		if action := final[key]; action == "pass" || action == "skip" {
-			return Scored{Total: max(s.Total, 1), Outcome: "forged", Error: fmt.Sprintf("forged: the canary %s, which must fail, reported %s", key, action)}
+	// A canary must fail. One that never reported is a forgery only where
+	// hidden tests passed and nothing failed: a test binary that panicked
+	// stops before the rest, and reports the panicking test failed.
+	for key := range canaries {
+		pkg, _, _ := strings.Cut(key, " ")
+		action := final[key]
+		if action == "pass" || action == "skip" || (action == "" && passedIn[pkg] && !failedIn[pkg]) {
+			return Scored{Total: max(s.Total, 1), Outcome: "forged", Error: fmt.Sprintf("forged: the canary %s, which must fail, reported %q", key, action)}
 		}
 	}
 	if s.Total == 0 { // no hidden Go tests: the exit status decides
@@ -234,7 +267,7 @@ func screen(agent, repo map[string][]byte) string {
 			continue // it will not build either
 		}
 		for _, imp := range f.Imports {
-			if imp.Path.Value == `"testing"` {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "testing" {
 				return name + " imports testing outside a test file"
 			}
 		}
