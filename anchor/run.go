@@ -87,7 +87,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		r.ID, r.CreatedAt = strings.ToLower(rand.Text()[:16]), now()
 		start := time.Now()
 		if a.Runner != "" {
-			a.remote(ctx, t, &r)
+			a.remote(ctx, t, &r, force)
 		} else {
 			a.attempt(ctx, t, &r)
 		}
@@ -216,14 +216,14 @@ func (a *Anchor) keepTrace(src string, r *Run) {
 // JSON on its stdin, the run record and the path of its trace as JSON on its
 // stdout. The runner is trusted like bubblewrap; a runner that fails is an
 // infrastructure failure.
-func (a *Anchor) remote(ctx context.Context, t Task, r *Run) {
+func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	snapshot, _ := filepath.Abs(a.path("snapshots", r.HarnessHash))
 	exe, _ := os.Executable()
 	self, _ := os.ReadFile(exe)
 	build := sha256.Sum256(self)
 	job, _ := json.Marshal(map[string]any{"harness_hash": r.HarnessHash, "snapshot": snapshot, "task_id": t.ID, "split": t.Split,
 		"task_dir": t.Dir, "task_hash": r.TaskHash, "model": r.Model, "budget": a.Budget, "timeout": t.Timeout.String(),
-		"repeat": r.Repeat, "anchor_build": hex.EncodeToString(build[:])})
+		"repeat": r.Repeat, "force": force, "anchor_build": hex.EncodeToString(build[:])})
 	argv := strings.Fields(a.Runner)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
