@@ -148,7 +148,7 @@ func (h *Harness) Build(home string) (string, error) {
 	tmp := bin + ".tmp-" + rand.Text()
 	cmd := exec.Command("go", "build", "-trimpath", "-o", tmp, ".")
 	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Env = append(buildEnv(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
 	out, err := cmd.CombinedOutput()
 	if errors.Is(err, exec.ErrNotFound) {
 		return "", errors.New("the harness is built from source on first use, and there is no go command on PATH: install Go (go.dev/dl) or add it to PATH")
@@ -158,4 +158,16 @@ func (h *Harness) Build(home string) (string, error) {
 		return "", fmt.Errorf("build the harness %s: %v: %s", h, err, strings.TrimSpace(string(out)))
 	}
 	return bin, os.Rename(tmp, bin)
+}
+
+// buildEnv is the part of the environment go build needs, and nothing else:
+// no credential of the user's reaches the compiler.
+func buildEnv() []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "XDG_CACHE_HOME", "GOCACHE", "GOPATH", "GOROOT", "GOMODCACHE"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
