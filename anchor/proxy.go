@@ -39,6 +39,7 @@ type Proxy struct {
 	srv            *http.Server
 	mu             sync.Mutex   // held over a whole request, so requests go one at a time
 	in, out, conns atomic.Int64 // tokens charged; connections open
+	answered       bool         // the upstream has answered this run with a 2xx (under mu)
 	failure        atomic.Pointer[string]
 }
 
@@ -163,6 +164,23 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 			req[k] = min(n, most)
 		}
 	}
+	// Server-side tools (web search, fetch, code execution, MCP) would give
+	// the model a way to the network from the sandbox (I2): only the
+	// harness's own function tools pass.
+	var tools []struct{ Type string }
+	if raw, ok := req["tools"].(json.RawMessage); ok && json.Unmarshal(raw, &tools) != nil {
+		return nil, fmt.Errorf("tools must be a list of tool objects")
+	}
+	for _, tool := range tools {
+		if tool.Type != "" && tool.Type != "function" && tool.Type != "custom" {
+			return nil, fmt.Errorf("the server tool %q is not allowed: the sandbox has no network", tool.Type)
+		}
+	}
+	for _, k := range []string{"web_search_options", "mcp_servers", "container"} {
+		if _, ok := req[k]; ok {
+			return nil, fmt.Errorf("%q is not allowed: the sandbox has no network", k)
+		}
+	}
 	req["model"] = p.c.Model
 	if p.c.API != "anthropic" {
 		req["seed"] = p.c.Seed
@@ -193,9 +211,14 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 		return 0, 0, failure
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode >= 500 {
+	// A 5xx is the machine's failure only while the upstream has not yet
+	// served this run: after that, the request that provoked it was the
+	// harness's to choose (an oversized context, say), and a harness must
+	// not turn a lost run into a redraw.
+	if resp.StatusCode >= 500 && !p.answered {
 		failure = p.secret.Replace("model server answered " + resp.Status)
 	}
+	p.answered = p.answered || resp.StatusCode < 300
 	w.Header().Set("Content-Type", resp.Header.Get("Content-Type")) // no other upstream header is relayed
 	w.WriteHeader(resp.StatusCode)
 	// The reply is relayed line by line (SSE events are lines), so a stream's
