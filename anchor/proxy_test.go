@@ -599,14 +599,51 @@ func TestProxyFailure(t *testing.T) {
 	if resp, out := post(t, c, "/v1/chat/completions", chat(300, "")); resp.StatusCode != 200 || p.Failure() != "" {
 		t.Errorf("after recovery: %d %s, failure %q", resp.StatusCode, out, p.Failure())
 	}
-	// A 5xx: relayed without the key, and marked as the model server's.
+	// A 5xx after the upstream has served this run: relayed without the
+	// key, but the harness chose the request that provoked it, so it is no
+	// failure of the machine's.
 	m.status = http.StatusServiceUnavailable
 	resp, out = post(t, c, "/v1/chat/completions", chat(300, ""))
-	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(out, secret) || !strings.Contains(p.Failure(), "503") {
-		t.Errorf("5xx: %d %s, failure %q", resp.StatusCode, out, p.Failure())
+	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(out, secret) || p.Failure() != "" {
+		t.Errorf("5xx after a success: %d %s, failure %q", resp.StatusCode, out, p.Failure())
 	}
-	if strings.Contains(p.Failure(), secret) {
-		t.Errorf("the failure names the key: %q", p.Failure())
+	// A 5xx from an upstream that has not served the run yet is the model
+	// server's failure.
+	p2, c2 := serveProxy(t, ProxyConfig{API: "openai", Upstream: srv.URL, Model: "m", Key: secret, Budget: 100000})
+	resp, out = post(t, c2, "/v1/chat/completions", chat(300, ""))
+	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(out, secret) || !strings.Contains(p2.Failure(), "503") {
+		t.Errorf("5xx first: %d %s, failure %q", resp.StatusCode, out, p2.Failure())
+	}
+	if strings.Contains(p2.Failure(), secret) {
+		t.Errorf("the failure names the key: %q", p2.Failure())
+	}
+}
+
+func TestProxyRefusesServerTools(t *testing.T) {
+	for _, api := range []string{"openai", "anthropic"} {
+		m := &meter{reply: 5}
+		srv := httptest.NewServer(m)
+		defer srv.Close()
+		path := "/v1/chat/completions"
+		if api == "anthropic" {
+			path = "/v1/messages"
+		}
+		_, c := serveProxy(t, ProxyConfig{API: api, Upstream: srv.URL, Model: "m", Key: secret, Budget: 100000})
+		for _, body := range []string{
+			`{"messages":[{"role":"user","content":"hi"}],"tools":[{"type":"web_search_20250305","name":"web_search"}]}`,
+			`{"messages":[{"role":"user","content":"hi"}],"tools":[{"type":"web_fetch_20250910","name":"web_fetch"}]}`,
+			`{"messages":[{"role":"user","content":"hi"}],"web_search_options":{}}`,
+			`{"messages":[{"role":"user","content":"hi"}],"mcp_servers":[{"type":"url","url":"https://example.com"}]}`,
+			`{"messages":[{"role":"user","content":"hi"}],"tools":"all"}`,
+		} {
+			if resp, out := post(t, c, path, body); resp.StatusCode != http.StatusBadRequest {
+				t.Errorf("%s %s: %d %s", api, body, resp.StatusCode, out)
+			}
+		}
+		ok := `{"messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"read_file","parameters":{}}},{"name":"list_dir","input_schema":{}}]}`
+		if resp, out := post(t, c, path, ok); resp.StatusCode != http.StatusOK {
+			t.Errorf("%s function tools: %d %s", api, resp.StatusCode, out)
+		}
 	}
 }
 
