@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -320,6 +321,6 @@ func (a *Anchor) applyDiff(g *Gen, hash string, diff []byte) string {
 func gitApply(diff []byte, dir string, flags ...string) *exec.Cmd {
 	args := append([]string{"apply"}, flags...)
 	cmd := exec.Command("git", append(args, "-")...)
-	cmd.Dir, cmd.Stdin, cmd.Env = dir, bytes.NewReader(diff), append(os.Environ(), "GIT_DIR=/nonexistent")
+	cmd.Dir, cmd.Stdin, cmd.Env = cmp.Or(dir, "/"), bytes.NewReader(diff), append(os.Environ(), "GIT_DIR=/nonexistent")
 	return cmd
 }

@@ -241,5 +241,9 @@ func (a *Anchor) sweep() {
 			}
 		}
 		os.RemoveAll(dir)
+		for _, controller := range []string{"pids", "memory"} {
+			groups, _ := filepath.Glob(fmt.Sprintf("/sys/fs/cgroup/%s/ratchet-%d-*", controller, pid))
+			removeCgroups(groups)
+		}
 	}
 }

@@ -71,10 +71,11 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Split: t.Split, Model: a.Model(), Repeat: repeat, ExitCode: -1, Total: 1}
 	// Every run that was the harness's doing is the answer, failures too:
 	// were they re-run, a harness could redraw its losses and keep its
-	// wins. Only the machine's failures (infra; and errors of old ledgers
-	// without outcomes) are run again.
+	// wins. The machine's failures (infra) are run again, and so are runs
+	// of ledgers from before outcomes, which an older, forgeable scoring
+	// counted.
 	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ?
-		AND repeat = ? AND outcome != 'infra' AND (outcome != '' OR error = '') ORDER BY created_at DESC LIMIT 1`, hash, base.TaskHash, base.Model, repeat)
+		AND repeat = ? AND outcome NOT IN ('', 'infra') ORDER BY created_at DESC LIMIT 1`, hash, base.TaskHash, base.Model, repeat)
 	if err != nil {
 		return Run{}, fmt.Errorf("read the run cache: %w", err)
 	}
@@ -172,7 +173,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	agent, err := ReadTree(filepath.Join(work, "task"), false)
 	s := Scored{Total: 1, Outcome: "scoring", Error: fmt.Sprint(err)}
 	if err == nil {
-		s = ScoreTree(ctx, t, agent, filepath.Join(tmp, "score"))
+		s = ScoreTree(ctx, t, agent, filepath.Join(tmp, "score"), a.Memory)
 	}
 	r.Passed, r.Total = s.Passed, s.Total
 	r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, "ok"), strings.Trim(r.Error+"; "+s.Error, "; ")

@@ -32,6 +32,7 @@ type Box struct {
 	Timeout          time.Duration // wall clock for the whole process tree
 	Memory           int64         // bytes for the whole sandbox; 0 means DefaultMemory
 	SharedCache      bool          // Cache is bound itself, writable: only for the compiler's own cache
+	Output           int           // bytes of output kept; 0 means 1 MiB
 }
 
 // Limits on what one sandbox may use.
@@ -122,8 +123,8 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
-	var buf capped
-	cmd.Stdout, cmd.Stderr = &buf, &buf
+	buf := &capped{limit: cmp.Or(b.Output, maxOutput)}
+	cmd.Stdout, cmd.Stderr = buf, buf
 	err = cmd.Start()
 	w.Close()
 	if err != nil {
@@ -132,19 +133,22 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 	cmd.Wait()
 	started, _ := io.ReadAll(status)
 	if !bytes.Contains(started, []byte(`"child-pid"`)) {
-		tail := strings.TrimSpace(string(buf[max(0, len(buf)-300):]))
-		return -1, buf, false, fmt.Errorf("the sandbox did not start: %s; is bubblewrap installed and working (apt-get install bubblewrap)?", tail)
+		tail := strings.TrimSpace(string(buf.b[max(0, len(buf.b)-300):]))
+		return -1, buf.b, false, fmt.Errorf("the sandbox did not start: %s; is bubblewrap installed and working (apt-get install bubblewrap)?", tail)
 	}
-	return cmd.ProcessState.ExitCode(), buf, errors.Is(ctx.Err(), context.DeadlineExceeded), nil
+	return cmd.ProcessState.ExitCode(), buf.b, errors.Is(ctx.Err(), context.DeadlineExceeded), nil
 }
 
-// capped keeps the first maxOutput bytes written to it. exec calls Write
-// from one goroutine when stdout and stderr are the same writer.
-type capped []byte
+// capped keeps the first limit bytes written to it. exec calls Write from
+// one goroutine when stdout and stderr are the same writer.
+type capped struct {
+	b     []byte
+	limit int
+}
 
 func (c *capped) Write(p []byte) (int, error) {
-	room := max(maxOutput-len(*c), 0)
-	*c = append(*c, p[:min(room, len(p))]...)
+	room := max(c.limit-len(c.b), 0)
+	c.b = append(c.b, p[:min(room, len(p))]...)
 	return len(p), nil
 }
 

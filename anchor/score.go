@@ -37,7 +37,7 @@ type Scored struct {
 // dir: the agent's test files are replaced by the task's own, hidden/ is
 // overlaid, a canary test that must fail is planted in every package with
 // hidden Go tests, and only hidden tests are counted.
-func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string) Scored {
+func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string, memory int64) Scored {
 	repo, err := ReadTree(filepath.Join(t.Dir, "repo"), true)
 	if err != nil {
 		return Scored{Total: 1, Outcome: "infra", Error: "read the task: " + err.Error()}
@@ -63,7 +63,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string)
 	maps.Copy(files, hidden)
 	delete(files, path.Clean(filepath.ToSlash(t.JUnit))) // a report left behind is not a result
 	canaries := map[string]bool{}
-	if strings.Contains(t.ScoreCommand(), "go test -json") {
+	if t.goTest() {
 		canaries = plantCanaries(files, hidden)
 	}
 	warm, err := WarmCache()
@@ -80,11 +80,12 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string)
 	if err := WriteTree(filepath.Join(dir, "task"), files); err != nil {
 		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
 	}
-	box := Box{Work: dir, Cache: warm, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}}
+	box := Box{Work: dir, Cache: warm, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
+		Memory: memory, Output: 32 << 20} // every event of go test -json must be seen
 	code, out, timedOut, err := box.Run(ctx)
 	switch {
-	case err != nil:
-		return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + err.Error()}
+	case err != nil || ctx.Err() != nil: // a scoring cut short by a cancelled eval is no score
+		return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
 	case timedOut:
 		return Scored{Total: 1, Outcome: "scoring", Error: "scoring timed out"}
 	}
@@ -167,7 +168,7 @@ func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte
 	switch {
 	case t.JUnit != "":
 		return junit(report, exit)
-	case !strings.Contains(t.ScoreCommand(), "go test -json"):
+	case !t.goTest():
 		if exit == 0 {
 			return Scored{Passed: 1, Total: 1}
 		}
@@ -178,7 +179,6 @@ func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte
 		var e struct{ Action, Package, Test string }
 		if json.Unmarshal(line, &e) == nil && e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
 			final[e.Package+" "+e.Test] = e.Action
-			failedIn[e.Package] = failedIn[e.Package] || e.Action == "fail"
 		}
 	}
 	s := Scored{}
@@ -189,9 +189,12 @@ func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte
 				continue
 			}
 			s.Total++
-			if final[pkg+" "+string(m[1])] == "pass" {
+			switch final[pkg+" "+string(m[1])] {
+			case "pass":
 				s.Passed++
 				passedIn[pkg] = true
+			case "fail": // only a hidden test's failure counts: a forger can report any other name
+				failedIn[pkg] = true
 			}
 		}
 	}
@@ -244,14 +247,14 @@ func junit(report []byte, exit int) Scored {
 	return s
 }
 
-var framing = regexp.MustCompile(`\x16|\\x16|\\026|\\u0016|\\U00000016|--- PASS|=== RUN`)
-var startupExit = regexp.MustCompile(`\b(os\.Exit|runtime\.Goexit|fmt\.Print\w*|syscall\.\w+|unix\.\w+)\b|\bprint(ln)?\(`)
+var framing = regexp.MustCompile(`\x16|\\x16|\\026|\\u0016|\\U00000016`) // test2json reads framing only after this byte
+var startupExit = regexp.MustCompile(`\b(os\.Exit|runtime\.Goexit|fmt\.Print\w*|syscall\.\w+|unix\.\w+|print|println)\(`)
 var startupWrite = regexp.MustCompile(`\bos\.(Stdout|Stderr|NewFile)\b`)
 
 // screen looks at what the agent changed for the known shapes of a forged
-// result: test2json framing or pass literals, the testing package outside
-// a test, and code run at start-up (func init, package variables) that
-// exits or writes output. It returns the reason, or "". Naming os.Stdout is
+// result: test2json's framing byte, the testing package outside a test,
+// and code run at start-up (func init, package variables) that calls exit
+// or output functions. It returns the reason, or "". Naming os.Stdout is
 // suspect only in init: package loggers name it too.
 func screen(agent, repo map[string][]byte) string {
 	for _, name := range slices.Sorted(maps.Keys(agent)) {

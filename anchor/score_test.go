@@ -81,7 +81,8 @@ func TestScreen(t *testing.T) {
 		{"a package logger on os.Stderr is fine", "log2.go", "package sum\n\nimport (\n\t\"log\"\n\t\"os\"\n)\n\nvar l2 = log.New(os.Stdout, \"\", 0)\n", false},
 		{"untouched files are not screened", "log.go", string(repo["log.go"]), false},
 		{"framing byte", "f.go", "package sum\n\nconst m = \"\\x16=== RUN\"\n", true},
-		{"pass literal", "f.go", "package sum\n\nvar m = \"--- PASS: TestThree\"\n", true},
+		{"a pass literal without the framing byte is only text to test2json", "f.go", "package sum\n\nvar m = \"--- PASS: TestThree\"\n", false},
+		{"a syscall constant in a package variable", "f.go", "package sum\n\nimport \"syscall\"\n\nvar errMissing = syscall.ENOENT\n", false},
 		{"testing outside a test", "f.go", "package sum\n\nimport \"testing\"\n\nvar _ = testing.Short\n", true},
 		{"init exits", "f.go", "package sum\n\nimport \"os\"\n\nfunc init() { os.Exit(0) }\n", true},
 		{"init writes", "f.go", "package sum\n\nimport \"os\"\n\nfunc init() { os.Stdout.WriteString(\"x\") }\n", true},
@@ -110,7 +111,7 @@ func scoreTree(t *testing.T, e *testEnv, task Task, tree map[string]string) Run 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := ScoreTree(ctx(), task, agent, filepath.Join(tmp, "score"))
+	s := ScoreTree(ctx(), task, agent, filepath.Join(tmp, "score"), 0)
 	return Run{Passed: s.Passed, Total: s.Total, Outcome: s.Outcome, Error: s.Error}
 }
 

@@ -41,8 +41,8 @@ func ReadTree(dir string, strict bool) (map[string][]byte, error) {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("refusing %s: not a regular file", p)
 		}
-		if size > maxTree || (!strict && size > maxTree/4) { // an agent's tree is held in memory: a quarter
-			return fmt.Errorf("refusing %s: more than %d bytes", dir, size)
+		if size > maxTree || (!strict && (size > maxTree/16 || len(files) > 100000)) { // an agent's tree is held in memory
+			return fmt.Errorf("refusing %s: %d files, %d bytes, more than the anchor reads", dir, len(files), size)
 		}
 		rel, err := filepath.Rel(dir, p)
 		if err != nil {

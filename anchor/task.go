@@ -136,11 +136,16 @@ func unescape(raw string) (string, error) {
 	return b.String(), nil
 }
 
-// ScoreCommand is the test command as scoring runs it: go test reports JSON.
+// ScoreCommand is the test command as scoring runs it: go test, wherever it
+// stands in the command, reports JSON.
 func (t Task) ScoreCommand() string {
-	rest, ok := strings.CutPrefix(strings.TrimSpace(t.Test), "go test")
-	if ok && !strings.Contains(rest, "-json") {
-		return "go test -json" + rest
+	if strings.Contains(t.Test, "go test") && !strings.Contains(t.Test, "-json") {
+		return strings.Replace(t.Test, "go test", "go test -json", 1)
 	}
 	return t.Test
+}
+
+// goTest tells a task whose tests are counted from go test's JSON events.
+func (t Task) goTest() bool {
+	return t.JUnit == "" && strings.Contains(t.Test, "go test")
 }

@@ -110,8 +110,8 @@ func check(ctx context.Context, dir, tmp string) (r Result) {
 	// Scored exactly as the anchor scores an agent's tree: the reference
 	// stands in for a perfect agent, the untouched repo for one that did
 	// nothing.
-	ref := anchor.ScoreTree(ctx, t, merge(repo, reference), filepath.Join(tmp, "ref"))
-	untouched := anchor.ScoreTree(ctx, t, repo, filepath.Join(tmp, "untouched"))
+	ref := anchor.ScoreTree(ctx, t, merge(repo, reference), filepath.Join(tmp, "ref"), 0)
+	untouched := anchor.ScoreTree(ctx, t, repo, filepath.Join(tmp, "untouched"), 0)
 	for _, s := range []anchor.Scored{ref, untouched} {
 		if s.Outcome != "" {
 			r.Problem = s.Error
