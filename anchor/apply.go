@@ -1,8 +1,8 @@
 package anchor
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
