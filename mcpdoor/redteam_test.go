@@ -147,3 +147,38 @@ func TestRedteamMCPReadsTheProjectsOwnLedger(t *testing.T) {
 		t.Errorf("ratchet mcp served the project's own .anchor/ledger.db as the anchor's ledger: %s", out)
 	}
 }
+
+// `ratchet mcp` with no root serves the folder it starts in, and refuses
+// "/" and the home folder because "a root that wide must be named on
+// purpose". It compares the names, not the folders: it serves a parent of
+// the home folder (/home, /Users: every user's files, the home included),
+// and the home folder itself when HOME names it through a link (Fedora
+// Atomic's /home -> /var/home, a home on a mounted disk) or the editor
+// starts it without PWD.
+//
+// Fix (internal/cli/doorguard.go orWorkingDir): resolve both with
+// filepath.EvalSymlinks and refuse when the working folder is "/", the
+// home folder, or contains it (within(home, wd)).
+func TestRedteamMCPWorkingRootWiderThanHome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the ratchet binary")
+	}
+	bin := doortest.Ratchet(t)
+	base := t.TempDir()
+	real := filepath.Join(base, "var", "home", "me")
+	os.MkdirAll(real, 0o755)
+	link := filepath.Join(base, "home")
+	os.Symlink(filepath.Join(base, "var", "home"), link)
+	for _, tt := range []struct{ name, home, wd string }{
+		{"the parent of the home folder", real, filepath.Dir(real)},
+		{"the home folder through a link", filepath.Join(link, "me"), real},
+	} {
+		cmd := exec.Command(bin, "mcp", "--home", t.TempDir(), "--harness", doortest.Harness())
+		cmd.Dir = tt.wd
+		cmd.Env = append(os.Environ(), "HOME="+tt.home, "PWD="+tt.wd)
+		out, err := cmd.CombinedOutput() // stdin is empty: a server that starts ends at once
+		if err == nil || !strings.Contains(string(out), "--root DIR") {
+			t.Errorf("%s (HOME=%s, started in %s): ratchet mcp served it as its root (%v) %s", tt.name, tt.home, tt.wd, err, out)
+		}
+	}
+}
