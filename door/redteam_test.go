@@ -14,6 +14,7 @@ import (
 	"ratchet/door"
 	"ratchet/door/doortest"
 	"ratchet/harness/fakemodel"
+	"ratchet/internal/harnesses"
 )
 
 // openScripted opens a door on a model that plays steps in order, with the
@@ -187,5 +188,46 @@ func TestRedteamRecordsReadableByOtherUsers(t *testing.T) {
 		if st.Mode().Perm()&0o077 != 0 {
 			t.Errorf("%s is %v: other users of the machine can read the request records", p, st.Mode().Perm())
 		}
+	}
+}
+
+// A project inside the roots may be the door's own home (RATCHET_HOME, or a
+// folder holding it, with --root ~ or a root holding the home), or an anchor
+// home, or a folder of one (its builds/). Its paths have no dot below the
+// project (builds/<hash>, sessions.db,
+// ledger.db, snapshots/...), so under --sandbox write-back carries the
+// agent's files over the harness binary every later request runs (a plain
+// `ratchet run` runs it on the host, while its record still says "built-in
+// baseline (<hash>)"), over the request records, or over a ledger.
+//
+// Fix: refuse (ErrForbidden) a project that is, contains or lies in
+// RATCHET_HOME, the ledger the door runs, or the harness folder; and check
+// a cached build against a digest kept when it was built before running it.
+func TestRedteamProjectIsTheDoorsOwnHome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs bubblewrap sandboxes")
+	}
+	h, err := harnesses.FromFolder(doortest.Harness())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	home := filepath.Join(root, "ratchet-home")
+	poison := "#!/bin/sh\necho the agent harness ran on the host >&2\nexit 1\n"
+	d, _ := openScripted(t, true, func(c *door.Config) { c.Roots = []string{root}; c.Home = home; c.Test = "true" },
+		call("c1", "write_file", map[string]string{"path": h.Hash, "content": poison}),
+		fakemodel.Step{Text: "Done.", In: 10, Out: 5},
+	)
+	rec, err := d.Ask(context.Background(), door.Request{Project: filepath.Join(home, "builds"), Text: "tidy up"}, nil)
+	t.Logf("record: outcome %s, changed %v, err %v, answer %q", rec.Outcome, rec.Changed, err, rec.Answer)
+	if b, _ := os.ReadFile(filepath.Join(home, "builds", h.Hash)); string(b) == poison {
+		t.Errorf("a sandboxed request replaced the door's cached harness build %s", h.Hash)
+	}
+	// The next plain `ratchet run` on the same home runs it on the host.
+	plain, _ := openScripted(t, false, func(c *door.Config) { c.Home = home; c.Test = "true" }, fakemodel.Step{Text: "Done.", In: 10, Out: 5})
+	next, _ := plain.Ask(context.Background(), door.Request{Project: shProject(t, t.TempDir()), Text: "anything"}, nil)
+	t.Logf("next: %s %q %s", next.Outcome, next.Answer, next.Harness)
+	if strings.Contains(next.Answer, "the agent harness ran on the host") {
+		t.Errorf("the next request without --sandbox ran the agent's file as the harness on the host, recorded as %q", next.Harness)
 	}
 }
