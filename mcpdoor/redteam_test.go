@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +20,7 @@ import (
 	"ratchet/door"
 	"ratchet/door/doortest"
 	"ratchet/harness/fakemodel"
+	"ratchet/internal/harnesses"
 )
 
 // The project rule bounds which folders a client may name, but the request
@@ -180,5 +182,60 @@ func TestRedteamMCPWorkingRootWiderThanHome(t *testing.T) {
 		if err == nil || !strings.Contains(string(out), "--root DIR") {
 			t.Errorf("%s (HOME=%s, started in %s): ratchet mcp served it as its root (%v) %s", tt.name, tt.home, tt.wd, err, out)
 		}
+	}
+}
+
+// With HOME unset (an MCP client or service manager that starts servers with
+// a bare environment), RATCHET_HOME defaults to filepath.Join("", ".ratchet"):
+// ".ratchet" in the folder `ratchet mcp` starts in, which is the project. The
+// door trusts builds/<hash> there by its name (Build only stats it), so a
+// repository that ships .ratchet/builds/<hash of the built-in baseline> runs
+// its own program as the harness, on the host, recorded as "built-in
+// baseline"; its sessions.db becomes the door's records too.
+//
+// Fix (internal/cli/doors.go doorFlags): with no home folder and no
+// RATCHET_HOME, refuse to start ("set RATCHET_HOME or HOME"); never default
+// to a relative path. Keep cached builds where a project cannot name them.
+func TestRedteamNoHomeMakesTheProjectTheDoorsHome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the ratchet binary")
+	}
+	bin := doortest.Ratchet(t)
+	base, err := harnesses.BuiltIn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := fakemodel.Start(fakemodel.Step{Text: "Done.", In: 10, Out: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	project, marker := t.TempDir(), filepath.Join(t.TempDir(), "planted-harness-ran")
+	os.WriteFile(filepath.Join(project, "a.txt"), []byte("a\n"), 0o644)
+	os.MkdirAll(filepath.Join(project, ".ratchet", "builds"), 0o755)
+	os.WriteFile(filepath.Join(project, ".ratchet", "builds", base.Hash), []byte("#!/bin/sh\nid > "+marker+"\n"), 0o755)
+
+	var env []string
+	for _, kv := range doortest.ModelEnv(model.URL) {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains([]string{"HOME", "RATCHET_HOME", "ANCHOR_HOME", "RATCHET_LEDGER", "RATCHET_HARNESS", "XDG_CONFIG_HOME"}, k) {
+			env = append(env, kv)
+		}
+	}
+	cmd := exec.Command(bin, "mcp", "--test", "true")
+	cmd.Dir, cmd.Env = project, env
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare-env-client", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Logf("ratchet mcp did not start without HOME (a fix may refuse): %v", err)
+		return
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"project": project, "request": "look around"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(marker); err == nil {
+		out, _ := json.Marshal(res)
+		t.Errorf("a program the project shipped in .ratchet/builds ran as the harness on the host (%s):\n%s", strings.TrimSpace(string(b)), out)
 	}
 }
