@@ -6,6 +6,7 @@ package door_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -229,5 +230,41 @@ func TestRedteamProjectIsTheDoorsOwnHome(t *testing.T) {
 	t.Logf("next: %s %q %s", next.Outcome, next.Answer, next.Harness)
 	if strings.Contains(next.Answer, "the agent harness ran on the host") {
 		t.Errorf("the next request without --sandbox ran the agent's file as the harness on the host, recorded as %q", next.Harness)
+	}
+}
+
+// Without --sandbox the doors give host commands an environment without
+// credentials (HostEnv) and say "no process of the agent holds the key". But
+// the ratchet process itself holds MODEL_API_KEY in its environment, and
+// /proc/<pid>/environ of a process of the same user is readable (Yama's
+// ptrace_scope guards attaching, not reading environ): the tests, or any
+// test the agent wrote, read the key from their parent. The same walk finds
+// GITHUB_TOKEN and every other variable HostEnv drops.
+//
+// Fix: keep the key out of the environment of the process that starts host
+// commands: read it, then re-exec ratchet (or start the host commands from a
+// helper) without it, handing the key over a pipe. prctl(PR_SET_DUMPABLE, 0)
+// also hides /proc/<pid>/environ from other processes of a non-root user
+// (not from root, which this test runs as here). Else document the limit.
+func TestRedteamHostTestsReadTheKeyFromTheirParent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the ratchet binary")
+	}
+	bin := doortest.Ratchet(t)
+	model, err := fakemodel.Start(fakemodel.Step{Text: "Nothing to do.", In: 10, Out: 5}, fakemodel.Step{Text: "Nothing to do.", In: 10, Out: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	proj := shProject(t, t.TempDir())
+	dump := filepath.Join(t.TempDir(), "parent-environ")
+	cmd := exec.Command(bin, "run", "--project", proj, "--home", t.TempDir(), "--harness", doortest.Harness(),
+		"--test", `tr '\0' '\n' < /proc/$PPID/environ > `+dump, "look")
+	cmd.Env = doortest.ModelEnv(model.URL)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("ratchet run: %v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(dump); strings.Contains(string(b), doortest.Secret) {
+		t.Errorf("a host test command read the credential from the ratchet process's /proc/PPID/environ")
 	}
 }
