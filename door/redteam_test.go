@@ -5,12 +5,14 @@ package door_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"ratchet/door"
 	"ratchet/door/doortest"
@@ -266,5 +268,53 @@ func TestRedteamHostTestsReadTheKeyFromTheirParent(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(dump); strings.Contains(string(b), doortest.Secret) {
 		t.Errorf("a host test command read the credential from the ratchet process's /proc/PPID/environ")
+	}
+}
+
+// serialWriter records whether two Writes ever overlapped; each Write is
+// slow, as a client reading a stream slowly makes it.
+type serialWriter struct {
+	mu          sync.Mutex
+	busy, clash bool
+}
+
+func (w *serialWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.clash = w.clash || w.busy
+	w.busy = true
+	w.mu.Unlock()
+	time.Sleep(300 * time.Millisecond)
+	w.mu.Lock()
+	w.busy = false
+	w.mu.Unlock()
+	return len(p), nil
+}
+
+// Progress is written from two goroutines at once: tail's, printing the
+// trace, and Ask's (sandboxed prints "not written back ..." before stop()
+// ends the tail). serve's streaming chat writes progress to the
+// http.ResponseWriter, which is not safe for concurrent use: the stream is
+// garbled, and a panic in bufio on the tail goroutine (not the handler's,
+// so net/http does not recover it) ends `ratchet serve`. An agent controls
+// both: many tool calls, and one dot-path to withhold.
+//
+// Fix: wrap progress in a mutex-guarded writer at the top of Ask (or write
+// the withheld line after stop()).
+func TestRedteamProgressWrittenConcurrently(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs bubblewrap sandboxes")
+	}
+	steps := []fakemodel.Step{}
+	for i := range 4 {
+		steps = append(steps, call(fmt.Sprint("c", i), "list_dir", map[string]string{"path": "."}))
+	}
+	steps = append(steps, call("w", "write_file", map[string]string{"path": ".env", "content": "X=1\n"}), fakemodel.Step{Text: "Done.", In: 10, Out: 5})
+	d, _ := openScripted(t, true, func(c *door.Config) { c.Test = "true" }, steps...)
+	w := &serialWriter{}
+	if _, err := d.Ask(context.Background(), door.Request{Project: shProject(t, t.TempDir()), Text: "look"}, w); err != nil {
+		t.Fatal(err)
+	}
+	if w.clash {
+		t.Error("two goroutines wrote progress at the same time")
 	}
 }
