@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -316,5 +317,37 @@ func TestRedteamProgressWrittenConcurrently(t *testing.T) {
 	}
 	if w.clash {
 		t.Error("two goroutines wrote progress at the same time")
+	}
+}
+
+// DetectTest reads package.json and Makefile with os.ReadFile, which
+// follows links and reads to EOF. Git keeps links, so a repository someone
+// else wrote can ship `package.json -> /dev/zero` (the read never ends and
+// the door's memory grows until it is killed), `-> /dev/stdin` (under
+// `ratchet mcp` it reads the MCP client's messages), or a link to a FIFO (the
+// door blocks for good, with its lock held, before the request is even
+// recorded). It runs on every request whose operator named no --test, the
+// default of `ratchet mcp` as the editors start it.
+//
+// Fix: open them with O_NOFOLLOW|O_NONBLOCK, refuse anything but a regular
+// file, and read at most a small cap (1 MiB); do the same for every other
+// project file the door reads on the host.
+func TestRedteamDetectTestFollowsLinksToSpecialFiles(t *testing.T) {
+	proj, dir := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	os.Symlink(fifo, filepath.Join(proj, "package.json"))
+	done := make(chan string, 1)
+	go func() { done <- door.DetectTest(proj) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Error("DetectTest is still blocked reading package.json, a link to a FIFO")
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil { // let it go
+			w.Close()
+		}
+		<-done
 	}
 }
