@@ -94,13 +94,14 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 		return -1, nil, false, fmt.Errorf("start sandbox: %w", err)
 	}
 	defer os.RemoveAll(scratch)
-	cache, unmount, err := layer(b.Cache, scratch)
-	if err != nil {
-		return -1, nil, false, fmt.Errorf("start sandbox: build cache: %w", err)
-	}
-	defer unmount()
-	if b.SharedCache {
-		cache = b.Cache
+	cache := b.Cache
+	if !b.SharedCache {
+		layered, unmount, err := layer(b.Cache, scratch)
+		if err != nil {
+			return -1, nil, false, fmt.Errorf("start sandbox: build cache: %w", err)
+		}
+		defer unmount()
+		cache = layered
 	}
 	memory := strconv.FormatInt(cmp.Or(b.Memory, DefaultMemory), 10)
 	groups := []string{
@@ -224,7 +225,11 @@ func layer(warm, scratch string) (string, func(), error) {
 	if syscall.Mount("overlay", merged, "overlay", 0, opts) == nil {
 		return merged, func() { syscall.Unmount(merged, syscall.MNT_DETACH) }, nil
 	}
-	return merged, func() {}, copyTree(warm, merged)
+	files, err := ReadTree(warm, true) // the anchor's own cache: read as a snapshot is, not as an agent's tree
+	if err != nil {
+		return "", nil, err
+	}
+	return merged, func() {}, WriteTree(merged, files)
 }
 
 // warmSource is compiled once per machine and Go version into a trusted
