@@ -5,7 +5,9 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -254,7 +256,8 @@ func cacheDir(elem ...string) string {
 // each builds its own and the first rename wins.
 func WarmCache() (string, error) {
 	_, version := goEnv()
-	dir := cacheDir("warm-" + version)
+	sum := sha256.Sum256(warmSource) // a new list of packages makes a new cache
+	dir := cacheDir("warm-" + version + "-" + hex.EncodeToString(sum[:6]))
 	if _, err := os.Stat(dir); err == nil {
 		return dir, nil
 	}
