@@ -12,7 +12,9 @@ import (
 	"archive/tar"
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -131,7 +133,7 @@ func (h *Harness) Build(home string) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(builds, h.Hash)
-	if _, err := os.Stat(bin); err == nil {
+	if cached(bin) {
 		return bin, nil
 	}
 	if err := os.MkdirAll(builds, 0o755); err != nil {
@@ -157,7 +159,63 @@ func (h *Harness) Build(home string) (string, error) {
 		os.Remove(tmp)
 		return "", fmt.Errorf("build the harness %s: %v: %s", h, err, strings.TrimSpace(string(out)))
 	}
-	return bin, os.Rename(tmp, bin)
+	sum, err := digest(tmp)
+	if err == nil {
+		err = writeFile(bin+digestSuffix, []byte(sum+"\n"))
+	}
+	if err == nil {
+		err = os.Rename(tmp, bin)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("save the harness build in %s: %w; set RATCHET_HOME to a writable folder", builds, err)
+	}
+	return bin, nil
+}
+
+// digestSuffix names the file beside each cached build that holds the
+// sha256 of the binary as it was built.
+const digestSuffix = ".sha256"
+
+// cached reports whether bin is a regular file whose sha256 is the one
+// recorded beside it when it was built. A build that is missing, has no
+// recorded digest, or was changed since is not used: it is built again.
+func cached(bin string) bool {
+	st, err := os.Lstat(bin)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	want, err := os.ReadFile(bin + digestSuffix)
+	if err != nil {
+		return false
+	}
+	got, err := digest(bin)
+	return err == nil && got == strings.TrimSpace(string(want))
+}
+
+// digest is the hex sha256 of the file at path.
+func digest(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeFile replaces path with b through a temporary file and a rename, so a
+// reader sees the old content or the new, never part of it.
+func writeFile(path string, b []byte) error {
+	tmp := path + ".tmp-" + rand.Text()
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // buildEnv is the part of the environment go build needs, and nothing else:

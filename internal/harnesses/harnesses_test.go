@@ -180,8 +180,28 @@ func TestBuildIsCachedByHash(t *testing.T) {
 	if _, err := bad.Build(home); err == nil || !strings.Contains(err.Error(), "build the harness folder /x") {
 		t.Errorf("a harness that does not compile: %v", err)
 	}
-	if entries, _ := os.ReadDir(filepath.Join(home, "builds")); len(entries) != 1 {
-		t.Errorf("builds/ holds %d entries, want only the one binary", len(entries))
+	if entries, _ := os.ReadDir(filepath.Join(home, "builds")); len(entries) != 2 {
+		t.Errorf("builds/ holds %d entries, want only the one binary and its digest", len(entries))
+	}
+	// A cached build changed after it was built is not run: it is built again.
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho replaced\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt, err := b.Build(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(rebuilt); strings.Contains(string(got), "echo replaced") {
+		t.Errorf("a cached build changed after it was built was used as it is")
+	}
+	// A build with no digest beside it (a folder someone else filled) is built again.
+	os.Remove(bin + digestSuffix)
+	os.WriteFile(bin, []byte("#!/bin/sh\necho planted\n"), 0o755)
+	if _, err := b.Build(home); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(bin); strings.Contains(string(got), "echo planted") {
+		t.Errorf("a cached build without its digest was used as it is")
 	}
 }
 

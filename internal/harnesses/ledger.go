@@ -82,9 +82,25 @@ func readConfig(file string) (string, error) {
 		case value == "":
 			return "", fmt.Errorf("%s line %d: ledger has no path; write ledger = PATH", file, n)
 		}
+		if err := configPath(value); err != nil {
+			return "", fmt.Errorf("%s line %d: %v", file, n, err)
+		}
 		ledger = value
 	}
 	return ledger, nil
+}
+
+// configPath checks a config file's ledger path: absolute or ~/, never
+// relative, since a relative path would follow the working folder (the
+// project the doors work on) rather than the user who wrote the file.
+func configPath(value string) error {
+	if strings.Contains(value, "$") {
+		return fmt.Errorf("ledger = %s: variables such as $HOME are not expanded; write an absolute path or one starting with ~/", value)
+	}
+	if !filepath.IsAbs(value) && !strings.HasPrefix(value, "~/") && value != "~" {
+		return fmt.Errorf("ledger = %s must be absolute or start with ~/ (a relative path would follow the folder ratchet runs in)", value)
+	}
+	return nil
 }
 
 // expand makes a ledger path absolute: ~/ is the home folder, and a path to
