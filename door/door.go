@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -89,6 +90,7 @@ type Door struct {
 	cfg Config
 	db  *sql.DB
 	mu  sync.Mutex
+	own []string // the door's own folders (home, ledger, harness), real paths: never a project
 }
 
 // Open opens the records in cfg.Home.
@@ -109,12 +111,28 @@ func Open(cfg Config) (*Door, error) {
 		}
 		cfg.Roots = roots
 	}
-	for _, d := range []string{"builds", "traces", "tmp"} {
-		if err := os.MkdirAll(filepath.Join(cfg.Home, d), 0o755); err != nil {
+	// The records hold the user's source and what the agent read: only the
+	// user may read them.
+	for _, d := range []string{"", "builds", "traces", "tmp"} {
+		dir := filepath.Join(cfg.Home, d)
+		if err := errors.Join(os.MkdirAll(dir, 0o700), os.Chmod(dir, 0o700)); err != nil {
 			return nil, fmt.Errorf("create %s: %w; set RATCHET_HOME to a writable folder", cfg.Home, err)
 		}
 	}
-	db, err := sql.Open("sqlite", filepath.Join(cfg.Home, "sessions.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)")
+	dbPath := filepath.Join(cfg.Home, "sessions.db")
+	f, err := os.OpenFile(dbPath, os.O_RDWR|os.O_CREATE, 0o600)
+	if err == nil {
+		err = errors.Join(f.Chmod(0o600), f.Close())
+	}
+	if err == nil {
+		for _, side := range []string{"-wal", "-shm"} {
+			os.Chmod(dbPath+side, 0o600) // SQLite creates them with the database's mode
+		}
+	}
+	var db *sql.DB
+	if err == nil {
+		db, err = sql.Open("sqlite", dbPath+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)")
+	}
 	if err == nil {
 		db.SetMaxOpenConns(1)
 		_, err = db.Exec(`CREATE TABLE IF NOT EXISTS requests(id TEXT PRIMARY KEY, session TEXT NOT NULL, seq INTEGER NOT NULL,
@@ -124,7 +142,13 @@ func Open(cfg Config) (*Door, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the request records: %w", err)
 	}
-	return &Door{cfg: cfg, db: db}, nil
+	own := []string{realPath(cfg.Home)}
+	for _, p := range []string{cfg.Ledger, cfg.Harness} {
+		if p != "" {
+			own = append(own, realPath(p))
+		}
+	}
+	return &Door{cfg: cfg, db: db, own: own}, nil
 }
 
 // Close closes the records.
@@ -143,8 +167,37 @@ func getenv(env []string, k string) string {
 	return ""
 }
 
-// validate checks a request before anything runs.
-func (d *Door) validate(r *Request) error {
+// validate checks a request before anything runs and opens its project:
+// what runs afterwards goes through that handle, never the path again.
+func (d *Door) validate(r *Request) (*projectDir, error) {
+	if err := d.check(r); err != nil {
+		return nil, err
+	}
+	p, err := openProject(r.Project)
+	if err != nil {
+		return nil, refuse(ErrInvalid, "unknown project %q: give the path of a folder that exists", r.Project)
+	}
+	if err := d.recheck(p); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// recheck checks where the held project is now against the roots and the
+// door's own folders.
+func (d *Door) recheck(p *projectDir) error {
+	real, err := p.Real()
+	if err != nil {
+		return refuse(ErrInvalid, "the project folder is gone: %v", err)
+	}
+	if !d.allowed(real) || d.owned(real) {
+		return refuse(ErrForbidden, "the project moved to %s, where this door may not work; nothing was written back", real)
+	}
+	return nil
+}
+
+func (d *Door) check(r *Request) error {
 	project, err := d.project(r.Project)
 	switch {
 	case err != nil:
@@ -174,9 +227,12 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	if progress == nil {
 		progress = io.Discard
 	}
-	if err := d.validate(&r); err != nil {
+	progress = &syncWriter{w: progress}
+	proj, err := d.validate(&r)
+	if err != nil {
 		return Record{}, err
 	}
+	defer proj.Close()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	prior, err := d.Records(r.Session)
@@ -184,7 +240,7 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 		return Record{}, err
 	}
 	rec := Record{ID: newID(), Session: cmp(r.Session, newID()), Project: r.Project, Request: r.Text,
-		Test: cmp(d.cfg.Test, DetectTest(r.Project)), Started: now(), Calls: []Call{}, Changed: []string{}}
+		Test: cmp(d.cfg.Test, DetectTest(proj.Path())), Started: now(), Calls: []Call{}, Changed: []string{}}
 	h, err := harnesses.Locate(d.cfg.Harness, d.cfg.Ledger)
 	if err != nil {
 		return Record{}, err
@@ -195,14 +251,14 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	}
 	rec.Harness, rec.HarnessHash = h.String(), h.Hash
 	fmt.Fprintf(progress, "harness: %s\n", rec.Harness)
-	before, _ := anchor.ReadTree(r.Project, false)
-	rec.TestsBefore = d.tests(ctx, r.Project, rec.Test)
+	before, _ := anchor.ReadTree(proj.Path(), false)
+	rec.TestsBefore = d.tests(ctx, proj.Path(), rec.Test)
 	fmt.Fprintf(progress, "tests before: %s\n", rec.TestsBefore)
-	runErr := d.run(ctx, bin, &rec, Context(prior, r.Text, d.budget()), progress)
-	after, _ := anchor.ReadTree(r.Project, false)
+	runErr := d.run(ctx, bin, proj, &rec, Context(prior, r.Text, d.budget()), progress)
+	after, _ := anchor.ReadTree(proj.Path(), false)
 	rec.Changed = changed(before, after)
 	if ctx.Err() == nil {
-		rec.TestsAfter = d.tests(ctx, r.Project, rec.Test)
+		rec.TestsAfter = d.tests(ctx, proj.Path(), rec.Test)
 		fmt.Fprintf(progress, "tests after: %s\n", rec.TestsAfter)
 	}
 	switch {

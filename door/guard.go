@@ -90,7 +90,22 @@ func (d *Door) project(name string) (string, error) {
 	if st, err := os.Stat(real); err != nil || !st.IsDir() {
 		return "", unknown
 	}
+	if d.owned(real) {
+		return "", refuse(ErrForbidden, "project %q is, holds or lies in the door's own folders (RATCHET_HOME, the ledger, the harness): name a project of yours", name)
+	}
 	return real, nil
+}
+
+// owned reports whether path (real) is, holds or lies in one of the door's
+// own folders: write-back there would replace the harness builds every later
+// request runs, the request records or a ledger.
+func (d *Door) owned(path string) bool {
+	for _, o := range d.own {
+		if overlaps(path, o) {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *Door) allowed(path string) bool {

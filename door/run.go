@@ -20,9 +20,11 @@ import (
 // DetectTest guesses a project's test command: go test, pytest, npm test or
 // make test, in that order; "" when none applies.
 func DetectTest(dir string) string {
-	has := func(name string) bool { _, err := os.Stat(filepath.Join(dir, name)); return err == nil }
-	pkg, _ := os.ReadFile(filepath.Join(dir, "package.json"))
-	mk, _ := os.ReadFile(filepath.Join(dir, "Makefile"))
+	has := func(name string) bool { _, err := os.Lstat(filepath.Join(dir, name)); return err == nil }
+	// A project's files may be links to /dev/zero, a FIFO or stdin: read
+	// regular files only, and a little of them.
+	pkg, _ := readRegular(filepath.Join(dir, "package.json"), maxProjectFile)
+	mk, _ := readRegular(filepath.Join(dir, "Makefile"), maxProjectFile)
 	switch {
 	case has("go.mod"):
 		return "go test ./..."
@@ -73,7 +75,7 @@ func (d *Door) key() string {
 // fills the record from its trace. Either way the model is reached through
 // the anchor's proxy, which holds the credential and the request's budget:
 // the harness never sees the key.
-func (d *Door) run(ctx context.Context, bin string, rec *Record, prompt string, progress io.Writer) error {
+func (d *Door) run(ctx context.Context, bin string, proj *projectDir, rec *Record, prompt string, progress io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
 	defer cancel()
 	work, err := os.MkdirTemp(filepath.Join(d.cfg.Home, "tmp"), "run-")
@@ -95,7 +97,7 @@ func (d *Door) run(ctx context.Context, bin string, rec *Record, prompt string, 
 	trace := filepath.Join(box, "trace.jsonl")
 	stop := tail(trace, progress)
 	if d.cfg.Sandbox {
-		err = d.sandboxed(ctx, bin, work, rec, progress)
+		err = d.sandboxed(ctx, bin, work, proj, rec, progress)
 	} else {
 		cmd := exec.CommandContext(ctx, bin, "-task", rec.Project, box)
 		cmd.Env = append(HostEnv(d.modelEnv(), d.key()), "MODEL_URL=", "MODEL_SOCKET="+sock)
@@ -109,7 +111,9 @@ func (d *Door) run(ctx context.Context, bin string, rec *Record, prompt string, 
 	}
 	stop()
 	rec.TracePath, _ = filepath.Abs(filepath.Join(d.cfg.Home, "traces", rec.ID+".jsonl"))
-	os.Rename(trace, rec.TracePath)
+	if terr := copyTrace(trace, rec.TracePath); terr != nil {
+		fmt.Fprintf(progress, "the agent's trace was not read: %v\n", terr)
+	}
 	refused := fromTrace(rec)
 	// The proxy refuses a request once what is left cannot cover it, so a
 	// spent budget shows as its refusal, or as usage reaching the budget.
@@ -164,13 +168,13 @@ func tail(path string, w io.Writer) (stop func()) {
 	done, finished := make(chan struct{}), make(chan struct{})
 	var off int64
 	read := func() {
-		f, err := os.Open(path)
+		f, err := openRegular(path)
 		if err != nil {
 			return
 		}
 		defer f.Close()
 		f.Seek(off, io.SeekStart)
-		for r := bufio.NewReader(f); ; {
+		for r := bufio.NewReader(io.LimitReader(f, max(0, maxTrace-off))); ; {
 			line, err := r.ReadString('\n')
 			if err != nil {
 				return // a partial line is read again next time

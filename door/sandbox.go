@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -17,9 +18,9 @@ import (
 // writes the agent's changes back (see writeBack). Every sandbox sees the
 // anchor's trusted warm build cache through a private layer of its own, so
 // no request can poison another's builds.
-func (d *Door) sandboxed(ctx context.Context, bin, work string, rec *Record, progress io.Writer) error {
+func (d *Door) sandboxed(ctx context.Context, bin, work string, proj *projectDir, rec *Record, progress io.Writer) error {
 	box := filepath.Join(work, "box")
-	before, err := anchor.ReadTree(rec.Project, false)
+	before, err := anchor.ReadTree(proj.Path(), false)
 	if err != nil {
 		return err
 	}
@@ -37,7 +38,14 @@ func (d *Door) sandboxed(ctx context.Context, bin, work string, rec *Record, pro
 	code, out, timedOut, err := b.Run(ctx)
 	after, rerr := anchor.ReadTree(filepath.Join(box, "task"), false)
 	if rerr == nil {
-		rec.Withheld, rerr = writeBack(rec.Project, before, after)
+		rerr = d.recheck(proj) // the project may have been swapped while the agent worked
+	}
+	if rerr == nil {
+		var root *os.Root
+		if root, rerr = proj.Root(); rerr == nil {
+			rec.Withheld, rerr = writeBackRoot(root, before, after)
+			root.Close()
+		}
 		rec.Withheld = append(rec.Withheld, links(filepath.Join(box, "task"))...)
 	}
 	if len(rec.Withheld) > 0 {
@@ -94,6 +102,11 @@ func writeBack(project string, before, after map[string][]byte) (withheld []stri
 		return nil, err
 	}
 	defer root.Close()
+	return writeBackRoot(root, before, after)
+}
+
+// writeBackRoot is writeBack through an open root.
+func writeBackRoot(root *os.Root, before, after map[string][]byte) (withheld []string, err error) {
 	var errs []error
 	for _, name := range changed(before, after) {
 		if dotPath(name) || throughLink(root, name) {
@@ -107,7 +120,7 @@ func writeBack(project string, before, after map[string][]byte) (withheld []stri
 		case root.MkdirAll(filepath.Dir(name), 0o755) != nil:
 			errs = append(errs, fmt.Errorf("write back %s: cannot create its folder inside the project", name))
 		default:
-			errs = append(errs, root.WriteFile(name, b, 0o644))
+			errs = append(errs, replace(root, name, b))
 		}
 	}
 	return withheld, errors.Join(errs...)
@@ -151,4 +164,30 @@ func links(dir string) []string {
 		return nil
 	})
 	return out
+}
+
+// replace puts b at name by writing a new file beside it and renaming it
+// over the name: a file hard-linked out of the project (a pnpm store, a
+// `cp -al` backup) is left alone, never written through. The new file keeps
+// the old one's permissions.
+func replace(root *os.Root, name string, b []byte) error {
+	perm := fs.FileMode(0o644)
+	if st, err := root.Lstat(name); err == nil && st.Mode().IsRegular() {
+		perm = st.Mode().Perm()
+	}
+	tmp := path.Join(path.Dir(name), ".ratchet-"+newID())
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return fmt.Errorf("write back %s: %w", name, err)
+	}
+	_, werr := f.Write(b)
+	if err := errors.Join(werr, f.Chmod(perm), f.Close()); err != nil {
+		root.Remove(tmp)
+		return fmt.Errorf("write back %s: %w", name, err)
+	}
+	if err := root.Rename(tmp, name); err != nil {
+		root.Remove(tmp)
+		return fmt.Errorf("write back %s: %w", name, err)
+	}
+	return nil
 }
