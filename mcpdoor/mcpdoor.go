@@ -6,6 +6,9 @@ package mcpdoor
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,11 +30,16 @@ type LedgerInput struct {
 }
 
 // New returns the MCP server. ledger is the anchor's ledger.db; it is opened
-// read-only for each query.
+// read-only for each query. With ledger "" (none named) the ledger tools say
+// so. The sessions tool lists only sessions of projects the door's roots
+// admit, and ask continues a session only on the project it belongs to.
 func New(d *door.Door, ledger string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ratchet", Version: "0.1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "ask", Description: "Run Ratchet's coding agent (the head harness) on a project folder: it reads, edits and tests the code, and answers with what it did."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, door.Record, error) {
+			if err := sameProject(d, in.Project, in.Session); err != nil {
+				return nil, door.Record{}, err
+			}
 			rec, err := d.Ask(ctx, door.Request{Project: in.Project, Text: in.Request, Session: in.Session}, nil)
 			if err != nil {
 				return nil, door.Record{}, err
@@ -41,11 +49,23 @@ func New(d *door.Door, ledger string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "sessions", Description: "List the agent's sessions, most recent first."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, map[string]any, error) {
 			ss, err := d.Sessions()
-			return nil, map[string]any{"sessions": ss}, err
+			if err != nil {
+				return nil, nil, err
+			}
+			shown := []door.Session{}
+			for _, s := range ss {
+				if inRoots(ctx, d, s.Project) {
+					shown = append(shown, s)
+				}
+			}
+			return nil, map[string]any{"sessions": shown}, nil
 		})
 	query := func(name, desc, q string) {
 		mcp.AddTool(s, &mcp.Tool{Name: name, Description: desc},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in LedgerInput) (*mcp.CallToolResult, map[string]any, error) {
+				if ledger == "" {
+					return nil, nil, errors.New("no ledger named: set --ledger, ANCHOR_HOME, RATCHET_LEDGER or ~/.config/ratchet/config")
+				}
 				rows, err := ledgerdb.Query(ctx, ledger, q, cmpInt(in.Limit, 20))
 				return nil, map[string]any{"rows": rows}, err
 			})
@@ -64,4 +84,43 @@ func cmpInt(v, def int) int {
 		return def
 	}
 	return v
+}
+
+// sameProject refuses to continue a session on a project other than its own:
+// a session's records (requests, calls, observations: file contents) go in
+// front of the model, so continuing one on another project would carry a
+// project outside the roots into one inside them. An unknown session gets
+// the same answer, so ids cannot be probed.
+func sameProject(d *door.Door, project, session string) error {
+	if session == "" {
+		return nil
+	}
+	refused := fmt.Errorf("%w: unknown session %q for project %q; the sessions tool lists the sessions this door may continue", door.ErrForbidden, session, project)
+	abs, err := filepath.Abs(project)
+	if err != nil {
+		return refused
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return refused
+	}
+	recs, err := d.Records(session)
+	if err != nil || len(recs) == 0 {
+		return refused
+	}
+	for _, r := range recs {
+		if r.Project != real {
+			return refused
+		}
+	}
+	return nil
+}
+
+// inRoots reports whether the door's roots admit project. The door checks a
+// request's project before anything else and before anything runs, so an
+// empty request answers with ErrForbidden exactly when the project lies
+// outside the roots, and runs nothing either way.
+func inRoots(ctx context.Context, d *door.Door, project string) bool {
+	_, err := d.Ask(ctx, door.Request{Project: project}, nil)
+	return err != nil && !errors.Is(err, door.ErrForbidden)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"ratchet/door"
@@ -38,19 +39,35 @@ func (r *roots) check(cmd string) error {
 }
 
 // orWorkingDir makes the working folder the root when none is named. It
-// refuses the filesystem root and the home folder, where some clients start
-// their servers: a root that wide must be named on purpose.
+// refuses the filesystem root, the home folder and any folder holding it
+// (/home, /Users), where some clients start their servers: a root that wide
+// must be named on purpose. Both are compared as the folders they are, with
+// every link resolved; without a home folder to compare with it refuses too.
 func (r *roots) orWorkingDir(cmd string) error {
 	if len(r.projects)+len(r.dirs) > 0 {
 		return nil
 	}
 	wd, err := os.Getwd()
-	home, _ := os.UserHomeDir()
-	if err != nil || wd == "/" || wd == home {
+	if err == nil {
+		wd, err = filepath.EvalSymlinks(wd)
+	}
+	home, herr := os.UserHomeDir()
+	if herr == nil {
+		if real, err := filepath.EvalSymlinks(home); err == nil {
+			home = real
+		}
+	}
+	if err != nil || herr != nil || !filepath.IsAbs(home) || wd == "/" || within(home, wd) {
 		return fmt.Errorf("ratchet %s started in %s: name the projects it may work on with --project DIR (repeatable) or --root DIR", cmd, wd)
 	}
 	r.dirs = []string{wd}
 	return nil
+}
+
+// within reports whether path is root or lies under it (both absolute and clean).
+func within(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 func (r *roots) apply(c *door.Config) { c.Roots = append(append([]string{}, r.projects...), r.dirs...) }
