@@ -310,3 +310,25 @@ func BenchmarkBuiltIn(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCachedBuild is what a request pays to reuse a cached build: hash
+// the binary and compare it with the digest recorded when it was built.
+func BenchmarkCachedBuild(b *testing.B) {
+	h, err := BuiltIn()
+	if err != nil {
+		b.Fatal(err)
+	}
+	home := b.TempDir()
+	bin, err := h.Build(home)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if st, err := os.Stat(bin); err == nil {
+		b.ReportMetric(float64(st.Size())/1e6, "MB")
+	}
+	for b.Loop() {
+		if _, err := h.Build(home); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
