@@ -5,7 +5,11 @@ package main
 import (
 	"os"
 
+	"ratchet/door"
 	"ratchet/internal/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:])) }
+func main() {
+	door.HideCredentials() // out of /proc/PID/environ, where host commands could read them
+	os.Exit(cli.Main(os.Args[1:]))
+}
