@@ -4,6 +4,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -22,13 +24,22 @@ const usage = `usage: ratchet COMMAND
   ui [--addr 127.0.0.1:PORT]   a read-only dashboard over the ledger in ANCHOR_HOME
   fleet submit|worker|status [--nats URL]   run the anchor's runs on many machines (NATS JetStream)
   plan [--aa N] [--p P --holdout N] [--json]   what gain the gate can detect on this suite
+
+Run ratchet COMMAND -h for a command's flags, their defaults and the environment
+variables it reads. The model comes from MODEL_API, MODEL_URL, MODEL_NAME,
+MODEL_OPTIONS and MODEL_API_KEY (README: "Pointing it at a model"), the ledger from
+ANCHOR_HOME (default .anchor), request records from RATCHET_HOME (default ~/.ratchet).
 see README.md`
 
 // Main runs the ratchet command line and returns the exit status.
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, args); err != nil {
+	err := run(ctx, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0 // -h printed the help
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "ratchet:", err)
 		return 1
 	}
@@ -68,5 +79,5 @@ func run(ctx context.Context, args []string) error {
 		fmt.Println(usage)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+	return fmt.Errorf("unknown command %q; ratchet -h lists the commands", args[0])
 }

@@ -96,7 +96,7 @@ func runCommand(ctx context.Context, args []string) error {
 	session := fs.String("session", "", "continue this session")
 	requests := requestFlags(fs)
 	open := doorFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, runUsage); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -120,7 +120,7 @@ func sessionsCommand(args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	show := fs.String("show", "", "print the records of this session")
 	open := doorFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, sessionsUsage); err != nil {
 		return err
 	}
 	d, err := open()
@@ -157,7 +157,7 @@ func serveCommand(ctx context.Context, args []string) error {
 	roots := rootFlags(fs)
 	requests := requestFlags(fs)
 	open := doorFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, serveUsage); err != nil {
 		return err
 	}
 	if err := loopbackOnly(*addr, *allowRemote); err != nil {
@@ -189,7 +189,7 @@ func mcpCommand(ctx context.Context, args []string) error {
 	roots := rootFlags(fs)
 	requests := requestFlags(fs)
 	open := doorFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, mcpUsage); err != nil {
 		return err
 	}
 	// An editor starts it in the workspace: that folder, and nothing outside it.

@@ -21,14 +21,10 @@ cannot name it, on DIR or the current folder). Flags after -- are passed to
 
 func editorsCommand(args []string) error {
 	fs := flag.NewFlagSet("editors", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), editorsUsage)
-		fs.PrintDefaults()
-	}
 	only := fs.String("editor", "all", "editors to configure, comma-separated: vscode, cursor, claude, zed")
 	command := fs.String("command", "ratchet", "the ratchet executable the editor starts (a name on PATH or an absolute path)")
 	write := fs.String("write", "", "merge the configuration into the editors' files in this project folder instead of printing it")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, editorsUsage); err != nil {
 		return err
 	}
 	eds, err := editors.Select(*only)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -19,25 +18,17 @@ tasks/example), MODEL_* (the task model), EVOLVE_MODEL_* (the evolver's model, o
 EVOLVE_ROUND_BUDGET (tokens per round, default 200000), EVOLVE_DAILY_BUDGET (tokens per UTC day,
 default 5000000), EVOLVE_TEST (what the edited harness must pass, default
 "go vet ./... && go test -short ./..."). $ANCHOR_HOME/goals.txt queues goals, one a line, one
-taken per round; $ANCHOR_HOME/STOP stops the loop before the next round.
-
-Flags:`
+taken per round; $ANCHOR_HOME/STOP stops the loop before the next round.`
 
 func evolveCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("evolve", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), evolveUsage)
-		fs.PrintDefaults()
-	}
 	rounds := fs.Int("rounds", 1, "rounds to play")
 	loop := fs.Bool("loop", false, "keep playing rounds until the STOP file, the daily budget or nothing left to learn")
 	history := fs.Bool("history", false, "print the log of every round and exit")
 	dryRun := fs.Bool("dry-run", false, "write the next round's evolve task, print its path and exit: what the evolver would see")
 	goal := fs.String("goal", "", "the operator's goal, put in front of the evolver in every round of this run\n(without it, each round takes the next line of $ANCHOR_HOME/goals.txt)")
 	harness := fs.String("harness", "harness", "the harness working copy (the head)")
-	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
+	if err := parseFlags(fs, args, evolveUsage); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -22,25 +22,31 @@ const fleetUsage = `usage: ratchet fleet submit|worker|status [--nats URL]
 
 // fleetCommand runs ratchet fleet: the runner, a worker or the status.
 func fleetCommand(ctx context.Context, args []string) error {
+	if groupHelp(args, fleetUsage) {
+		return flag.ErrHelp
+	}
 	if len(args) == 0 {
 		return errors.New(fleetUsage)
 	}
+	if args[0] != "submit" && args[0] != "worker" && args[0] != "status" {
+		return fmt.Errorf("unknown fleet command %q; ratchet fleet -h lists them", args[0])
+	}
 	fs := flag.NewFlagSet("ratchet fleet "+args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	natsURL := fs.String("nats", "", "")
+	natsURL := fs.String("nats", "", "the NATS server (NATS_URL); default nats://127.0.0.1:4222")
 	settings := fleet.DefaultSettings
-	fs.IntVar(&settings.MaxDeliver, "max-deliver", settings.MaxDeliver, "")
-	fs.DurationVar(&settings.AckWait, "ack-wait", settings.AckWait, "")
+	fs.IntVar(&settings.MaxDeliver, "max-deliver", settings.MaxDeliver, "deliveries of a job before it fails")
+	fs.DurationVar(&settings.AckWait, "ack-wait", settings.AckWait, "silence after which a job is given to another worker")
 	home, _ := os.UserHomeDir()
-	traceDir := fs.String("trace-dir", filepath.Join(os.TempDir(), "ratchet-fleet-traces"), "")
+	traceDir := fs.String("trace-dir", filepath.Join(os.TempDir(), "ratchet-fleet-traces"), "submit: where the traces of finished runs are written")
 	w := &fleet.Worker{Env: os.Environ()}
-	fs.StringVar(&w.Anchor, "anchor", "anchor", "")
-	fs.StringVar(&w.Home, "home", firstEnv("RATCHET_FLEET_HOME", filepath.Join(home, ".ratchet-fleet")), "")
-	fs.StringVar(&w.Name, "name", "", "")
-	fs.IntVar(&w.Jobs, "jobs", 1, "")
-	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%v\n%s", err, fleetUsage)
+	fs.StringVar(&w.Anchor, "anchor", "anchor", "worker: the anchor binary that runs the jobs")
+	fs.StringVar(&w.Home, "home", firstEnv("RATCHET_FLEET_HOME", filepath.Join(home, ".ratchet-fleet")), "worker: trees, task folders and the local anchor's home (RATCHET_FLEET_HOME)")
+	fs.StringVar(&w.Name, "name", "", "worker: its name in the fleet, shown by status (default: host-pid)")
+	fs.IntVar(&w.Jobs, "jobs", 1, "worker: jobs at once")
+	asJSON := fs.Bool("json", false, "status: print JSON")
+	if err := parseFlags(fs, args[1:], fleetUsage); err != nil {
+		return err
 	}
 	if settings.MaxDeliver < 1 || settings.AckWait < 100*time.Millisecond || w.Jobs < 1 {
 		return errors.New("--max-deliver and --jobs must be positive and --ack-wait at least 100ms")
@@ -85,5 +91,5 @@ func fleetCommand(ctx context.Context, args []string) error {
 		}
 		return s.Print(os.Stdout)
 	}
-	return fmt.Errorf("unknown fleet command %q\n%s", args[0], fleetUsage)
+	return fmt.Errorf("unknown fleet command %q; ratchet fleet -h lists them", args[0])
 }

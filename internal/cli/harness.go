@@ -23,15 +23,21 @@ func doorLedger(folder, flag string) (ledger, from string, err error) {
 }
 
 func harnessCommand(_ context.Context, args []string) error {
+	if groupHelp(args, harnessUsage) {
+		return flag.ErrHelp
+	}
 	if len(args) == 0 {
 		return errors.New(harnessUsage)
+	}
+	if args[0] != "which" && args[0] != "export" {
+		return fmt.Errorf("unknown harness command %q; ratchet harness -h lists them", args[0])
 	}
 	fs := flag.NewFlagSet("harness "+args[0], flag.ContinueOnError)
 	folder := fs.String("harness", os.Getenv("RATCHET_HARNESS"), "a harness folder (RATCHET_HARNESS), as the doors take it")
 	ledgerFlag := fs.String("ledger", "", "a ledger (an anchor home); default: ANCHOR_HOME, RATCHET_LEDGER, ~/.config/ratchet/config")
 	gen := fs.Int("gen", -1, "the generation to export (anchor log lists them); default: the head")
-	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%v\n%s", err, harnessUsage)
+	if err := parseFlags(fs, args[1:], harnessUsage); err != nil {
+		return err
 	}
 	named := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { named[f.Name] = true })

@@ -32,7 +32,7 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 	fs.Float64Var(&c.Alpha, "alpha", 0, "plan for this alpha (default: the ledger's, else 0.05)")
 	suite := fs.String("tasks", "", "take the split sizes from this suite folder (<split>/<id>/task.toml)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, planUsage); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -15,9 +15,9 @@ import (
 // URLs, one a line, in that order.
 func scriptedCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("scripted-model", flag.ContinueOnError)
-	suite := fs.String("suite", cmp.Or(os.Getenv("ANCHOR_TASKS"), "tasks/example"), "the task suite the oracle knows (default $ANCHOR_TASKS)")
+	suite := fs.String("suite", cmp.Or(os.Getenv("ANCHOR_TASKS"), "tasks/example"), "the task suite the oracle knows (ANCHOR_TASKS)")
 	rate := fs.Float64("rate", 0.2, "the oracle's chance of solving a task without the phrase")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, scriptedUsage); err != nil {
 		return err
 	}
 	if *rate < 0 || *rate > 1 {

@@ -12,12 +12,15 @@ import (
 )
 
 func tasksCommand(ctx context.Context, args []string) error {
+	if groupHelp(args, tasksUsage) {
+		return flag.ErrHelp
+	}
 	if len(args) == 0 || args[0] != "validate" {
 		return errors.New("usage: ratchet tasks validate [--jobs N] DIR")
 	}
 	fs := flag.NewFlagSet("tasks validate", flag.ContinueOnError)
 	jobs := fs.Int("jobs", runtime.NumCPU(), "tasks checked in parallel")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], tasksUsage); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -13,7 +13,7 @@ func uiCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("ui", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8766", "listen address")
 	home := fs.String("home", firstEnv("ANCHOR_HOME", ".anchor"), "the anchor's home, holding ledger.db (ANCHOR_HOME)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, uiUsage); err != nil {
 		return err
 	}
 	if _, err := os.Stat(*home + "/ledger.db"); err != nil {
