@@ -19,9 +19,9 @@ import (
 const (
 	GoMod = "module example.com/m\n\ngo 1.26\n"
 	// Buggy is the starting m.go: Double(x) is 2x+1.
-	Buggy = "package m\n\nfunc Double(x int) int { return x + x + 1 }\n"
+	Buggy = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x + 1 }\n"
 	// Fixed is the reference m.go.
-	Fixed = "package m\n\nfunc Double(x int) int { return x + x }\n"
+	Fixed = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x }\n"
 	// TestTwo is the public test, also kept pristine in hidden/; it fails on Buggy.
 	TestTwo = "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(Double(2))\n\t}\n}\n"
 	// TestThree is the hidden test the agent never sees.
