@@ -17,6 +17,8 @@ import (
 
 // The Double task's files.
 const (
+	// GoMod is the go.mod of a project named m; DoubleTask names each
+	// task's module after the task instead.
 	GoMod = "module example.com/m\n\ngo 1.26\n"
 	// Buggy is the starting m.go: Double(x) is 2x+1.
 	Buggy = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x + 1 }\n"
@@ -49,7 +51,7 @@ func Write(tb testing.TB, root string, files map[string]string) {
 func DoubleTask(id string, changes map[string]string) map[string]string {
 	files := map[string]string{
 		"task.toml":            "prompt = \"Double is wrong in " + id + ". Fix it.\"\ntest = \"go test ./...\"\n",
-		"repo/go.mod":          GoMod,
+		"repo/go.mod":          "module example.com/" + id + "\n\ngo 1.26\n",
 		"repo/m.go":            Buggy,
 		"repo/m_test.go":       TestTwo,
 		"hidden/m_test.go":     TestTwo,
