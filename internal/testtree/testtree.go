@@ -36,13 +36,19 @@ const (
 func Write(tb testing.TB, root string, files map[string]string) {
 	tb.Helper()
 	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			tb.Fatal(err)
-		}
+		WriteFile(tb, filepath.Join(root, filepath.FromSlash(name)), body)
+	}
+}
+
+// WriteFile writes one file, creating its folder as needed. It fails the
+// test on any error.
+func WriteFile(tb testing.TB, path, body string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		tb.Fatal(err)
 	}
 }
 

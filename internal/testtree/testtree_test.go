@@ -18,6 +18,14 @@ func TestWriteMakesFolders(t *testing.T) {
 	}
 }
 
+func TestWriteFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x", "y.txt")
+	WriteFile(t, path, "y")
+	if b, err := os.ReadFile(path); err != nil || string(b) != "y" {
+		t.Errorf("y.txt = %q, %v", b, err)
+	}
+}
+
 func TestDoubleTaskChanges(t *testing.T) {
 	files := DoubleTask("x", map[string]string{"repo/NOTES.md": "n", "reference/m.go": "", "repo/m.go": "package m\n"})
 	if files["repo/NOTES.md"] != "n" || files["repo/m.go"] != "package m\n" {
