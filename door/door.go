@@ -211,10 +211,17 @@ func (d *Door) check(r *Request) error {
 	}
 	r.Project = project
 	if r.Session != "" {
-		var n int
-		d.db.QueryRow(`SELECT COUNT(*) FROM requests WHERE session = ?`, r.Session).Scan(&n)
-		if n == 0 {
-			return refuse(ErrInvalid, "unknown session %q; ratchet sessions lists them", r.Session)
+		// A session carries earlier observations into the prompt: only a
+		// session of this very project may be continued (unknown and foreign
+		// get one answer, so ids cannot be probed).
+		var mine, others int
+		err := d.db.QueryRow(`SELECT COALESCE(SUM(project = ?), 0), COALESCE(SUM(project != ?), 0) FROM requests WHERE session = ?`,
+			r.Project, r.Project, r.Session).Scan(&mine, &others)
+		if err != nil {
+			return fmt.Errorf("read the sessions: %w", err)
+		}
+		if mine == 0 || others > 0 {
+			return refuse(ErrInvalid, "unknown session %q for this project; ratchet sessions lists them", r.Session)
 		}
 	}
 	return nil

@@ -62,9 +62,9 @@ func TestOpenAIClient(t *testing.T) {
 	fixedIn(t, proj)
 
 	// Streaming: progress arrives as content, then the answer; the session
-	// continues through the header.
+	// continues through the header, on its own project only.
 	ss, _ := d.Sessions()
-	proj2 := doortest.Project(t)
+	proj2 := proj
 	stream := client.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
 		Model: "ratchet", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("And this one.")},
 	}, option.WithHeader("X-Ratchet-Project", proj2), option.WithHeader("X-Ratchet-Session", ss[0].ID))
