@@ -3,48 +3,31 @@ package tasks
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
+	"maps"
 	"strings"
 	"testing"
+
+	"ratchet/internal/testtree"
 )
 
-func write(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+// pub is the public test: it passes on the bug, so only the hidden TestTwo
+// tells a fixed Double from a broken one.
+const pub = "package m\n\nimport \"testing\"\n\nfunc TestZero(t *testing.T) {\n\tif Double(0) > 1 {\n\t\tt.Fatal(Double(0))\n\t}\n}\n"
 
-const (
-	bug   = "package m\n\nfunc Double(x int) int { return x + x + 1 }\n"
-	fixed = "package m\n\nfunc Double(x int) int { return x + x }\n"
-	pub   = "package m\n\nimport \"testing\"\n\nfunc TestZero(t *testing.T) {\n\tif Double(0) > 1 {\n\t\tt.Fatal(Double(0))\n\t}\n}\n"
-	hid   = "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(Double(2))\n\t}\n}\n"
-)
-
+// task writes a Double task; every task has the same prompt, so two tasks
+// can have the same files.
 func task(t *testing.T, suite, split, id string, extra map[string]string) {
+	t.Helper()
 	files := map[string]string{
 		"task.toml":             "prompt = \"fix Double\"\ntest = \"go test ./...\"\n",
-		"repo/go.mod":           "module example.com/m\n\ngo 1.26\n",
-		"repo/m.go":             bug,
+		"repo/go.mod":           testtree.GoMod,
 		"repo/m_test.go":        pub,
 		"hidden/m_test.go":      pub,
-		"hidden/double_test.go": hid,
-		"reference/m.go":        fixed,
+		"hidden/double_test.go": testtree.TestTwo,
+		"hidden/three_test.go":  "",
 	}
-	for k, v := range extra {
-		if v == "" {
-			delete(files, k)
-		} else {
-			files[k] = v
-		}
-	}
-	write(t, filepath.Join(suite, split, id), files)
+	maps.Copy(files, extra)
+	testtree.AddTask(t, suite, split, id, files)
 }
 
 func TestValidateFindsBadTasks(t *testing.T) {
@@ -52,7 +35,7 @@ func TestValidateFindsBadTasks(t *testing.T) {
 	task(t, suite, "train", "good", nil)
 	task(t, suite, "train", "broken-reference", map[string]string{"reference/m.go": "package m\n\nfunc Double(x int) int { return 3 * x }\n"})
 	task(t, suite, "holdout", "nothing-to-fix", map[string]string{"repo/m.go": "package m\n\nfunc Double(x int) int { return 2 * x }\n"})
-	task(t, suite, "holdout", "copy-of-hidden", map[string]string{"repo/extra_test.go.txt": hid})
+	task(t, suite, "holdout", "copy-of-hidden", map[string]string{"repo/extra_test.go.txt": testtree.TestTwo})
 	task(t, suite, "sealed", "names-hidden-test", map[string]string{"repo/NOTES.md": "TestTwo checks Double(2)\n"})
 	task(t, suite, "sealed", "no-toml", map[string]string{"task.toml": ""})
 	task(t, suite, "sealed", "no-reference", map[string]string{"reference/m.go": ""})
