@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -23,7 +24,7 @@ import (
 // doorFlags are the settings every front door shares. The function it
 // returns opens the door, each of with changing the configuration first.
 func doorFlags(fs *flag.FlagSet) func(with ...func(*door.Config)) (*door.Door, error) {
-	h := fs.String("home", firstEnv("RATCHET_HOME", defaultHome()), "request records, builds and traces (RATCHET_HOME, default ~/.ratchet)")
+	h := fs.String("home", cmp.Or(os.Getenv("RATCHET_HOME"), defaultHome()), "request records, builds and traces (RATCHET_HOME, default ~/.ratchet)")
 	harness := fs.String("harness", os.Getenv("RATCHET_HARNESS"), "run this harness folder (RATCHET_HARNESS); default: the ledger's head, else the built-in baseline")
 	ledgerFlag := fs.String("ledger", "", "run the head of this ledger (an anchor home); default: ANCHOR_HOME, RATCHET_LEDGER, ~/.config/ratchet/config")
 	sandbox := fs.Bool("sandbox", false, "run the agent under bubblewrap, as the anchor does")
@@ -81,13 +82,6 @@ func absolute(what, path string) (string, error) {
 	}
 	fmt.Fprintf(os.Stderr, "ratchet: %s %s is relative; using %s\n", what, path, abs)
 	return abs, nil
-}
-
-func firstEnv(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }
 
 func runCommand(ctx context.Context, args []string) error {

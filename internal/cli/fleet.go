@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,7 +42,7 @@ func fleetCommand(ctx context.Context, args []string) error {
 	traceDir := fs.String("trace-dir", filepath.Join(os.TempDir(), "ratchet-fleet-traces"), "submit: where the traces of finished runs are written")
 	w := &fleet.Worker{Env: os.Environ()}
 	fs.StringVar(&w.Anchor, "anchor", "anchor", "worker: the anchor binary that runs the jobs")
-	fs.StringVar(&w.Home, "home", firstEnv("RATCHET_FLEET_HOME", filepath.Join(home, ".ratchet-fleet")), "worker: trees, task folders and the local anchor's home (RATCHET_FLEET_HOME)")
+	fs.StringVar(&w.Home, "home", cmp.Or(os.Getenv("RATCHET_FLEET_HOME"), filepath.Join(home, ".ratchet-fleet")), "worker: trees, task folders and the local anchor's home (RATCHET_FLEET_HOME)")
 	fs.StringVar(&w.Name, "name", "", "worker: its name in the fleet, shown by status (default: host-pid)")
 	fs.IntVar(&w.Jobs, "jobs", 1, "worker: jobs at once")
 	asJSON := fs.Bool("json", false, "status: print JSON")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -20,7 +21,7 @@ func planCommand(ctx context.Context, args []string) error {
 func planTo(ctx context.Context, args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	var c plan.Config
-	fs.StringVar(&c.Home, "home", firstEnv("ANCHOR_HOME", ".anchor"), "the anchor's home, holding ledger.db (ANCHOR_HOME)")
+	fs.StringVar(&c.Home, "home", cmp.Or(os.Getenv("ANCHOR_HOME"), ".anchor"), "the anchor's home, holding ledger.db (ANCHOR_HOME)")
 	fs.IntVar(&c.Trials, "trials", 2000, "simulated applies per power figure")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the simulation; the same seed gives the same figures")
 	fs.IntVar(&c.AA, "aa", 0, "play the A/A game N times: candidates that change nothing, drawn from the head's pass rates")

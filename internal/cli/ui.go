@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -12,7 +13,7 @@ import (
 func uiCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("ui", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8766", "listen address")
-	home := fs.String("home", firstEnv("ANCHOR_HOME", ".anchor"), "the anchor's home, holding ledger.db (ANCHOR_HOME)")
+	home := fs.String("home", cmp.Or(os.Getenv("ANCHOR_HOME"), ".anchor"), "the anchor's home, holding ledger.db (ANCHOR_HOME)")
 	if err := parseFlags(fs, args, uiUsage); err != nil {
 		return err
 	}
