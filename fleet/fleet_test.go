@@ -22,6 +22,7 @@ import (
 
 	"ratchet/anchor"
 	"ratchet/harness/fakemodel"
+	"ratchet/internal/testtree"
 )
 
 // bin holds the ratchet and anchor binaries built once for the package.
@@ -73,32 +74,14 @@ func startNATS(t testing.TB) string {
 	return s.ClientURL()
 }
 
-const (
-	buggy   = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x + 1 }\n"
-	fixed   = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x }\n"
-	public  = "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(Double(2))\n\t}\n}\n"
-	hiddenT = "package m\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif Double(3) != 6 {\n\t\tt.Fatal(Double(3))\n\t}\n}\n"
-)
-
-// suite writes a task suite: tasks named fix-* are solved by the model,
-// the others are not, so scores differ from task to task.
+// suite writes a suite of Double tasks: tasks named fix-* are solved by the
+// model, the others are not, so scores differ from task to task.
 func suite(t testing.TB, tasks map[string][]string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "suite")
 	for split, ids := range tasks {
 		for _, id := range ids {
-			files := map[string][]byte{
-				"task.toml":            []byte("prompt = \"Double is wrong in " + id + ". Fix it.\"\ntest = \"go test ./...\"\n"),
-				"repo/go.mod":          []byte("module example.com/" + id + "\n\ngo 1.26\n"),
-				"repo/m.go":            []byte(buggy),
-				"repo/m_test.go":       []byte(public),
-				"hidden/m_test.go":     []byte(public),
-				"hidden/three_test.go": []byte(hiddenT),
-				"reference/m.go":       []byte(fixed),
-			}
-			if err := anchor.WriteTree(filepath.Join(root, split, id), files); err != nil {
-				t.Fatal(err)
-			}
+			testtree.AddTask(t, root, split, id, nil)
 		}
 	}
 	return root
@@ -137,7 +120,7 @@ func (m *model) reply(r fakemodel.Request) fakemodel.Step {
 	case !strings.Contains(body, "wrong in fix-"):
 		return fakemodel.Step{Text: "I give up.", In: 40, Out: 4}
 	}
-	args, _ := json.Marshal(map[string]string{"path": "m.go", "content": fixed})
+	args, _ := json.Marshal(map[string]string{"path": "m.go", "content": testtree.Fixed})
 	return fakemodel.Step{Calls: []fakemodel.Call{{Name: "write_file", Args: string(args)}}, In: 50, Out: 30}
 }
 
