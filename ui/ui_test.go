@@ -22,18 +22,8 @@ import (
 
 	"ratchet/harness/fakemodel"
 	"ratchet/internal/ledgerdb"
+	"ratchet/internal/testtree"
 )
-
-func write(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // marker is what a hostile harness prints as its last output on the
 // holdout task; it lands in that run's runs.error.
@@ -85,13 +75,9 @@ func buildLedger(t *testing.T, dir string) string {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build anchor: %v %s", err, out)
 	}
-	const buggy = "package m\n\nfunc Double(x int) int { return x + x + 1 }\n"
-	const fixed = "package m\n\nfunc Double(x int) int { return x + x }\n"
-	test := "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(Double(2))\n\t}\n}\n"
 	suite := filepath.Join(dir, "suite")
 	for _, st := range [][2]string{{"train", "double-a"}, {"train", "double-b"}, {"holdout", "double-h"}} {
-		write(t, filepath.Join(suite, st[0], st[1]), map[string]string{"task.toml": "prompt = \"Double is wrong in " + st[1] + ". Fix it.\"\ntest = \"go test ./...\"\n",
-			"repo/go.mod": "module example.com/m\n\ngo 1.26\n", "repo/m.go": buggy, "repo/NOTES.txt": strings.Repeat("a long note line\n", 600), "repo/m_test.go": test, "hidden/m_test.go": test, "reference/m.go": fixed})
+		testtree.AddTask(t, suite, st[0], st[1], map[string]string{"repo/NOTES.txt": strings.Repeat("a long note line\n", 600), "hidden/three_test.go": ""})
 	}
 	steps := make([]fakemodel.Step, 1000)
 	for i := range steps {
@@ -105,7 +91,7 @@ func buildLedger(t *testing.T, dir string) string {
 			case strings.Contains(body, "double-b") && strings.Contains(body, `"seed":1`) && !strings.Contains(body, "STEADY"):
 				return fakemodel.Step{Text: "Not this time.", In: 40, Out: 4}
 			}
-			args, _ := json.Marshal(map[string]string{"path": "m.go", "content": fixed})
+			args, _ := json.Marshal(map[string]string{"path": "m.go", "content": testtree.Fixed})
 			return fakemodel.Step{Text: "Reading then fixing.", Calls: []fakemodel.Call{{ID: "c0", Name: "read_file", Args: `{"path":"NOTES.txt"}`},
 				{ID: "c1", Name: "write_file", Args: string(args)}}, In: 60, Out: 30}
 		}}
@@ -151,7 +137,7 @@ func buildLedger(t *testing.T, dir string) string {
 		{"tools/write_file.go", string(tool), hostile, "A steady tool helps.", ""},
 	} {
 		dir := t.TempDir()
-		write(t, dir, map[string]string{"a/" + c.file: c.before, "b/" + c.file: c.after})
+		testtree.Write(t, dir, map[string]string{"a/" + c.file: c.before, "b/" + c.file: c.after})
 		diff := exec.Command("git", "diff", "--no-index", "--no-prefix", "a", "b")
 		diff.Dir = dir
 		out, _ := diff.Output()
@@ -163,7 +149,7 @@ func buildLedger(t *testing.T, dir string) string {
 			t.Fatalf("no train traces to cite (%v):\n%s", err, traces)
 		}
 		cand, _ := json.Marshal(map[string]any{"diff": "c.diff", "component": c.file, "hypothesis": c.hypothesis, "trace_ids": []string{runs[0].ID}, "goal": c.goal})
-		write(t, dir, map[string]string{"c.diff": string(out), "c.json": string(cand)})
+		testtree.Write(t, dir, map[string]string{"c.diff": string(out), "c.json": string(cand)})
 		anchor("apply", "--candidate", filepath.Join(dir, "c.json"))
 	}
 	return home
@@ -382,7 +368,7 @@ func TestTraceFilesAreReadAsData(t *testing.T) {
 		t.Fatalf("%d train runs with traces, want at least 5", len(ids))
 	}
 	hostFile := filepath.Join(t.TempDir(), "host-secret.jsonl")
-	write(t, filepath.Dir(hostFile), map[string]string{filepath.Base(hostFile): `{"type":"done","reason":"` + marker + `"}` + "\n"})
+	testtree.Write(t, filepath.Dir(hostFile), map[string]string{filepath.Base(hostFile): `{"type":"done","reason":"` + marker + `"}` + "\n"})
 	traces := filepath.Join(home, "traces")
 	plant := func(id string, make func(path string) error) {
 		t.Helper()
