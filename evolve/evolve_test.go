@@ -23,6 +23,7 @@ import (
 	"ratchet/harness/tools"
 	"ratchet/internal/ledgerdb"
 	"ratchet/internal/scripted"
+	"ratchet/internal/testtree"
 )
 
 func repoRoot() string {
@@ -30,38 +31,20 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..")
 }
 
-const (
-	buggy   = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x + 1 }\n"
-	fixed   = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x }\n"
-	public  = "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(Double(2))\n\t}\n}\n"
-	hiddenT = "package m\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif Double(3) != 6 {\n\t\tt.Fatal(Double(3))\n\t}\n}\n"
-)
-
-// addTask writes a task whose reference fixes Double. A big task's repo also
-// holds a 24 KB table, which the oracle reads when it gives up: a tool
-// result far over the harness's 6000-character display limit.
+// addTask writes a Double task. A big task's repo also holds a 24 KB table,
+// which the oracle reads when it gives up: a tool result far over the
+// harness's 6000-character display limit.
 func addTask(t *testing.T, suite, split, id string, big bool) {
 	t.Helper()
-	files := map[string][]byte{
-		"task.toml":           []byte("prompt = \"Double is wrong in " + id + ". Fix it.\"\ntest = \"go test ./...\"\n"),
-		"repo/go.mod":         []byte("module example.com/" + id + "\n\ngo 1.26\n"),
-		"repo/m.go":           []byte(buggy),
-		"repo/m_test.go":      []byte(public),
-		"hidden/m_test.go":    []byte(public),
-		"hidden/m3_test.go":   []byte(hiddenT),
-		"reference/m.go":      []byte(fixed),
-		"reference/m_test.go": []byte(public),
-	}
+	changes := map[string]string{"reference/m_test.go": testtree.TestTwo}
 	if big {
 		var table strings.Builder
 		for i := range 400 {
 			fmt.Fprintf(&table, "row %03d: input %4d doubled is %5d, checked against the reference table\n", i, i, 2*i)
 		}
-		files["repo/table.txt"] = []byte(table.String())
+		changes["repo/table.txt"] = table.String()
 	}
-	if err := anchor.WriteTree(filepath.Join(suite, split, id), files); err != nil {
-		t.Fatal(err)
-	}
+	testtree.AddTask(t, suite, split, id, changes)
 }
 
 // evolver is the scripted evolver model: it reads the workspace's guides,
