@@ -5,6 +5,7 @@
 package mcpdoor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -66,7 +67,8 @@ func New(d *door.Door, ledger string) *mcp.Server {
 				if ledger == "" {
 					return nil, nil, errors.New("no ledger named: set --ledger, ANCHOR_HOME, RATCHET_LEDGER or ~/.config/ratchet/config")
 				}
-				rows, err := ledgerdb.Query(ctx, ledger, q, cmpInt(in.Limit, 20))
+				// A negative limit means the default too, never SQLite's "no limit".
+				rows, err := ledgerdb.Query(ctx, ledger, q, cmp.Or(max(in.Limit, 0), 20))
 				return nil, map[string]any{"rows": rows}, err
 			})
 	}
@@ -77,13 +79,6 @@ func New(d *door.Door, ledger string) *mcp.Server {
 		`SELECT id, task_id, split, harness_hash, score, passed, total, tokens_in, tokens_out, wall_ms, error,
 		 CASE WHEN split = 'train' THEN trace_path ELSE '' END AS trace_path, created_at FROM runs ORDER BY created_at DESC LIMIT ?`)
 	return s
-}
-
-func cmpInt(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
 
 // sameProject refuses to continue a session on a project other than its own:
