@@ -5,6 +5,7 @@
 package door
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -246,8 +247,8 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	if err != nil {
 		return Record{}, err
 	}
-	rec := Record{ID: newID(), Session: cmp(r.Session, newID()), Project: r.Project, Request: r.Text,
-		Test: cmp(d.cfg.Test, DetectTest(proj.Path())), Started: now(), Calls: []Call{}, Changed: []string{}}
+	rec := Record{ID: newID(), Session: cmp.Or(r.Session, newID()), Project: r.Project, Request: r.Text,
+		Test: cmp.Or(d.cfg.Test, DetectTest(proj.Path())), Started: now(), Calls: []Call{}, Changed: []string{}}
 	h, err := harnesses.Locate(d.cfg.Harness, d.cfg.Ledger)
 	if err != nil {
 		return Record{}, err
@@ -355,13 +356,6 @@ func changed(before, after map[string][]byte) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func cmp(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }

@@ -3,6 +3,7 @@ package door
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -68,7 +69,7 @@ func (d *Door) key() string {
 	if getenv(d.cfg.Env, "MODEL_API") == "anthropic" {
 		keyVar = "ANTHROPIC_API_KEY"
 	}
-	return cmp(getenv(d.cfg.Env, "MODEL_API_KEY"), getenv(d.cfg.Env, keyVar))
+	return cmp.Or(getenv(d.cfg.Env, "MODEL_API_KEY"), getenv(d.cfg.Env, keyVar))
 }
 
 // run runs the harness on the project, directly or in the sandbox, and
@@ -133,8 +134,8 @@ func (d *Door) run(ctx context.Context, bin string, proj *projectDir, rec *Recor
 func (d *Door) startProxy(sock string) (*anchor.Proxy, error) {
 	env := d.cfg.Env
 	return anchor.StartProxy(sock, anchor.ProxyConfig{
-		API:      cmp(getenv(env, "MODEL_API"), "openai"),
-		Upstream: cmp(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434"),
+		API:      cmp.Or(getenv(env, "MODEL_API"), "openai"),
+		Upstream: cmp.Or(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434"),
 		Model:    getenv(env, "MODEL_NAME"),
 		Key:      d.key(),
 		Budget:   d.cfg.Budget,
@@ -149,7 +150,7 @@ func (d *Door) modelEnv() []string {
 	opts := getenv(env, "MODEL_OPTIONS")
 	if d.cfg.NumCtx > 0 && !strings.Contains(opts, "num_ctx") {
 		m := map[string]any{}
-		json.Unmarshal([]byte(cmp(opts, "{}")), &m)
+		json.Unmarshal([]byte(cmp.Or(opts, "{}")), &m)
 		o, _ := m["options"].(map[string]any)
 		if o == nil {
 			o = map[string]any{}
