@@ -243,31 +243,26 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(a.Out)
+	var v any // what the command prints, as JSON
 	switch cmd {
 	case "run":
-		r, err := a.RunTask(ctx, hash, o.task, o.repeat, o.force)
-		if err != nil {
-			return err
-		}
-		return enc.Encode(r)
+		v, err = a.RunTask(ctx, hash, o.task, o.repeat, o.force)
 	case "traces":
-		runs, err := a.traces(hash, o.failed)
-		if err != nil {
+		v, err = a.traces(hash, o.failed)
+	case "eval":
+		var e splitEval
+		e, err = a.Evaluate(ctx, hash, o.split, o.force)
+		v = map[string]any{"harness_hash": hash, "split": o.split, "model": a.Model(), "repeats": a.Repeats,
+			"mean": e.Mean, "std_err": stdErr(e), "runs": e.Runs}
+		if err == nil && !o.asJSON {
+			_, err = fmt.Fprintf(a.Out, "%s mean %.3f over %d tasks\n", o.split, e.Mean, len(e.Tasks))
 			return err
 		}
-		return enc.Encode(runs)
 	}
-	e, err := a.Evaluate(ctx, hash, o.split, o.force)
 	if err != nil {
 		return err
 	}
-	if !o.asJSON {
-		_, err = fmt.Fprintf(a.Out, "%s mean %.3f over %d tasks\n", o.split, e.Mean, len(e.Tasks))
-		return err
-	}
-	return enc.Encode(map[string]any{"harness_hash": hash, "split": o.split, "model": a.Model(), "repeats": a.Repeats,
-		"mean": e.Mean, "std_err": stdErr(e), "runs": e.Runs})
+	return json.NewEncoder(a.Out).Encode(v)
 }
 
 // traces lists the latest train run of each task and repeat of a harness.

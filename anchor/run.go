@@ -314,6 +314,8 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, a.Jobs)
 	start, done, cached, sum := time.Now(), 0, 0, 0.0
+	st, err := os.Stderr.Stat()
+	live := err == nil && st.Mode()&os.ModeCharDevice != 0
 	for i := range e.Runs {
 		wg.Go(func() {
 			sem <- struct{}{}
@@ -334,12 +336,21 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 			sum += r.Score
 			elapsed := time.Since(start)
 			left := elapsed / time.Duration(done) * time.Duration(len(e.Runs)-done)
-			fmt.Fprintf(os.Stderr, "%s %s %d/%d mean %.3f, %s in, ~%s left: %-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s\n",
-				a.phase, split, done, len(e.Runs), sum/float64(done), elapsed.Round(time.Second), left.Round(time.Second),
-				r.TaskID, r.Repeat, r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, cmp.Or(r.Error, r.Outcome))
+			status := fmt.Sprintf("%s %s %d/%d mean %.3f, %s in, ~%s left", a.phase, split, done, len(e.Runs), sum/float64(done),
+				elapsed.Round(time.Second), left.Round(time.Second))
+			line := fmt.Sprintf("%-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s", r.TaskID, r.Repeat, r.Score, r.Passed, r.Total,
+				r.TokensIn+r.TokensOut, r.Cached, cmp.Or(r.Error, r.Outcome))
+			if live { // on a terminal: the run's line, then the status redrawn beneath it
+				fmt.Fprintf(os.Stderr, "\r\033[K%s\n%s", line, status)
+			} else {
+				fmt.Fprintf(os.Stderr, "%s: %s\n", status, line)
+			}
 		})
 	}
 	wg.Wait()
+	if live {
+		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
 	if err := context.Cause(ctx); err != nil {
 		return splitEval{}, err
 	}
@@ -348,7 +359,7 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 	}
 	fmt.Fprintf(os.Stderr, "%s mean %.3f ± %.3f (standard error) over %d tasks × %d repeats (%d runs from the cache)%s\n",
 		split, e.Mean, stdErr(e), len(dirs), a.Repeats, cached, flaky(e.Runs))
-	err := put(a.db, "evals", "harness_hash, split, model, score, n_tasks, cached, created_at", hash, split, a.Model(), e.Mean, len(dirs), cached, now())
+	err = put(a.db, "evals", "harness_hash, split, model, score, n_tasks, cached, created_at", hash, split, a.Model(), e.Mean, len(dirs), cached, now())
 	return e, err
 }
 

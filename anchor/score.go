@@ -134,10 +134,7 @@ func goPackage(gomod []byte, dir string) string {
 	if m := moduleLine.FindSubmatch(gomod); m != nil {
 		module = string(m[1])
 	}
-	if dir == "." {
-		return module
-	}
-	return module + "/" + dir
+	return path.Join(module, dir) // "." is the module itself
 }
 
 // plantCanaries adds to every folder with hidden Go tests a test that must
