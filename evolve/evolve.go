@@ -149,6 +149,9 @@ func (c Config) anchorAt(ctx context.Context, home string, environ []string, arg
 	cmd := exec.CommandContext(ctx, c.Anchor, append([]string{args[0], "--home", home, "--tasks", c.Tasks}, args[1:]...)...)
 	var out, errb bytes.Buffer
 	cmd.Env, cmd.Stdout, cmd.Stderr = environ, &out, &errb
+	if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		cmd.Stderr = os.Stderr // on a terminal the anchor draws its live progress there, and its last line stays in view
+	}
 	if err := cmd.Run(); err != nil {
 		return out.Bytes(), fmt.Errorf("anchor %s: %s", args[0], strings.TrimSpace(lastLines(errb.String(), 1)+" "+err.Error()))
 	}
