@@ -13,12 +13,14 @@ import (
 
 	"ratchet/door"
 	"ratchet/harness/fakemodel"
+	"ratchet/internal/testtree"
 )
 
+// The project is the shared Double fixture (internal/testtree).
 const (
-	buggy  = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x + 1 }\n"
-	fixed  = "package m\n\n// Double returns 2x.\nfunc Double(x int) int { return x + x }\n"
-	testGo = "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(Double(2))\n\t}\n}\n"
+	buggy  = testtree.Buggy
+	fixed  = testtree.Fixed
+	testGo = testtree.TestTwo
 )
 
 // Project makes a small Go project whose Double is wrong.
