@@ -38,13 +38,16 @@ func TestAnchorIsSmall(t *testing.T) {
 			t.Fatal(err)
 		}
 		sc := bufio.NewScanner(fh)
+		n := 0
 		for sc.Scan() {
 			l := strings.TrimSpace(sc.Text())
 			if l != "" && !strings.HasPrefix(l, "//") {
-				lines++
+				n++
 			}
 		}
 		fh.Close()
+		t.Logf("%-22s %4d", f, n)
+		lines += n
 	}
 	t.Logf("anchor: %d lines of non-test Go", lines)
 	// Seed 004's ceiling is 1000. The hostile-judge and gate work did not fit
