@@ -5,7 +5,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
+	"strings"
 
 	"ratchet/ui"
 )
@@ -20,5 +22,23 @@ func uiCommand(ctx context.Context, args []string) error {
 	if _, err := os.Stat(*home + "/ledger.db"); err != nil {
 		return fmt.Errorf("no ledger in %s: set --home or ANCHOR_HOME to the anchor's home", *home)
 	}
-	return listenAndServe(ctx, *addr, ui.Handler{Home: *home}, "the dashboard is")
+	ln, err := listen(*addr)
+	if err != nil {
+		return err
+	}
+	return serveOn(ctx, ln, sameHost(ui.Handler{Home: *home}, boundHosts(ln.Addr())), "the dashboard is")
+}
+
+// sameHost serves only requests whose Host names the bound address: a web
+// page that rebinds its own name to 127.0.0.1 must not read the ledger.
+func sameHost(h http.Handler, hosts []string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, host := range hosts {
+			if strings.EqualFold(r.Host, host) {
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
+		http.Error(w, "forbidden: the Host header does not name this dashboard's address", http.StatusForbidden)
+	})
 }
