@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"ratchet/internal/datafile"
 	"strings"
 	"syscall"
 	"time"
@@ -24,8 +25,8 @@ func DetectTest(dir string) string {
 	has := func(name string) bool { _, err := os.Lstat(filepath.Join(dir, name)); return err == nil }
 	// A project's files may be links to /dev/zero, a FIFO or stdin: read
 	// regular files only, and a little of them.
-	pkg, _ := readRegular(filepath.Join(dir, "package.json"), maxProjectFile)
-	mk, _ := readRegular(filepath.Join(dir, "Makefile"), maxProjectFile)
+	pkg, _, _ := datafile.Read(filepath.Join(dir, "package.json"), maxProjectFile)
+	mk, _, _ := datafile.Read(filepath.Join(dir, "Makefile"), maxProjectFile)
 	switch {
 	case has("go.mod"):
 		return "go test ./..."
@@ -169,7 +170,7 @@ func tail(path string, w io.Writer) (stop func()) {
 	done, finished := make(chan struct{}), make(chan struct{})
 	var off int64
 	read := func() {
-		f, err := openRegular(path)
+		f, err := datafile.Open(path)
 		if err != nil {
 			return
 		}

@@ -1,10 +1,10 @@
 package door
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"ratchet/internal/datafile"
 	"strconv"
 	"sync"
 	"syscall"
@@ -16,41 +16,11 @@ const (
 	maxTrace       = 64 << 20 // an agent's trace
 )
 
-// openRegular opens path for reading without following a final link and
-// without blocking on a FIFO or device, and refuses anything but a regular
-// file: the files it opens were written by a project's author or an agent.
-func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-// readRegular reads at most limit bytes of the regular file path (see
-// openRegular); a longer file is cut at limit.
-func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
-}
-
 // copyTrace copies the agent's trace (a regular file, at most maxTrace
 // bytes) to dst, readable by the user only. It never renames: what the agent
 // left at src may be a link to a host file.
 func copyTrace(src, dst string) error {
-	b, rerr := readRegular(src, maxTrace)
+	b, _, rerr := datafile.Read(src, maxTrace)
 	if err := os.WriteFile(dst, b, 0o600); err != nil {
 		return err
 	}

@@ -16,19 +16,17 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"net/http"
 	"os"
 	"path/filepath"
+	"ratchet/internal/datafile"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"ratchet/internal/ledgerdb"
 )
@@ -197,7 +195,7 @@ func (h Handler) diff(w http.ResponseWriter, hash string) {
 		fail(w, http.StatusBadRequest, "not a diff hash")
 		return
 	}
-	b, _, err := readData(filepath.Join(h.Home, "diffs", hash+".diff"), diffLimit)
+	b, _, err := datafile.Read(filepath.Join(h.Home, "diffs", hash+".diff"), diffLimit)
 	if err != nil {
 		fail(w, http.StatusNotFound, "no such diff: "+err.Error())
 		return
@@ -236,7 +234,7 @@ func (h Handler) trace(w http.ResponseWriter, r *http.Request, id string) {
 		fail(w, http.StatusForbidden, "the ledger names a trace outside ANCHOR_HOME/traces; it is not shown")
 		return
 	}
-	b, truncated, err := readData(file, traceLimit)
+	b, truncated, err := datafile.Read(file, traceLimit)
 	if err != nil {
 		fail(w, http.StatusNotFound, "the trace file is unreadable: "+err.Error())
 		return
@@ -266,30 +264,4 @@ func sameFile(named, file, traces string) bool {
 	}
 	b, err := os.Stat(traces)
 	return err == nil && os.SameFile(a, b)
-}
-
-// readData reads at most limit bytes of a file as data: the last element is
-// not followed if it is a link, a FIFO does not block the open, and anything
-// but a regular file is refused. truncated says the file held more.
-func readData(path string, limit int64) (data []byte, truncated bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, false, errors.New("it is a link, not a file")
-	}
-	if err != nil {
-		return nil, false, errors.New("it is missing")
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, false, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, false, errors.New("it is not a regular file")
-	}
-	data, err = io.ReadAll(io.LimitReader(f, limit+1))
-	if int64(len(data)) > limit {
-		return data[:limit], true, err
-	}
-	return data, false, err
 }
