@@ -96,6 +96,13 @@ func (d *Door) project(name string) (string, error) {
 	return real, nil
 }
 
+// Admits reports whether the door may work on project: a folder inside its
+// roots, and none of its own (see project).
+func (d *Door) Admits(project string) bool {
+	_, err := d.project(project)
+	return err == nil
+}
+
 // owned reports whether path (real) is, holds or lies in one of the door's
 // own folders: write-back there would replace the harness builds every later
 // request runs, the request records or a ledger.

@@ -55,7 +55,7 @@ func New(d *door.Door, ledger string) *mcp.Server {
 			}
 			shown := []door.Session{}
 			for _, s := range ss {
-				if inRoots(ctx, d, s.Project) {
+				if d.Admits(s.Project) {
 					shown = append(shown, s)
 				}
 			}
@@ -109,13 +109,4 @@ func sameProject(d *door.Door, project, session string) error {
 		}
 	}
 	return nil
-}
-
-// inRoots reports whether the door's roots admit project. The door checks a
-// request's project before anything else and before anything runs, so an
-// empty request answers with ErrForbidden exactly when the project lies
-// outside the roots, and runs nothing either way.
-func inRoots(ctx context.Context, d *door.Door, project string) bool {
-	_, err := d.Ask(ctx, door.Request{Project: project}, nil)
-	return err != nil && !errors.Is(err, door.ErrForbidden)
 }
