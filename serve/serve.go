@@ -38,6 +38,9 @@ type Handler struct {
 
 // ServeHTTP checks who is asking before it reads anything of the request.
 func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.cors(w, r) {
+		return
+	}
 	if code, msg := h.check(r); code != 0 {
 		if code == http.StatusUnauthorized {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ratchet"`)
@@ -55,6 +58,28 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		fail(w, http.StatusNotFound, "not found: use POST /v1/ask or POST /v1/chat/completions")
 	}
+}
+
+// cors lets a page from an origin the operator allowed (--allow-origin) call
+// the door from a browser: its requests get Access-Control-Allow-Origin, so
+// the page may read the answers, errors included. A browser asks first with
+// a preflight OPTIONS that carries no token; cors answers it and reports
+// true. Any other origin gets no CORS header, and check refuses it.
+func (h Handler) cors(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" || !slices.Contains(h.Origins, origin) || !hostAllowed(r.Host, h.Hosts) {
+		return false
+	}
+	w.Header().Set("Access-Control-Allow-Origin", origin)
+	w.Header().Add("Vary", "Origin")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
+	w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+	w.Header().Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
 }
 
 // check returns the status refusing r, or 0 to let it through.
