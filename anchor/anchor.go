@@ -72,6 +72,7 @@ type options struct {
 	harness, task, split, candidate string
 	force, asJSON, failed           bool
 	repeat                          int
+	flags                           *flag.FlagSet
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -98,7 +99,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.db.Close()
-	if err := a.frozen(cmd); err != nil {
+	if err := a.frozen(cmd, o.flags); err != nil {
 		return err
 	}
 	if cmd == "init" || cmd == "apply" || cmd == "rollback" {
@@ -121,16 +122,16 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		keyVar = "ANTHROPIC_API_KEY"
 	}
 	a.key = cmp.Or(os.Getenv("MODEL_API_KEY"), os.Getenv(keyVar))
-	o := &options{}
 	fs := flag.NewFlagSet("anchor "+cmd, flag.ContinueOnError)
+	o := &options{flags: fs}
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&a.Home, "home", env("ANCHOR_HOME", ".anchor"), "the ledger's folder (ANCHOR_HOME)")
 	fs.StringVar(&a.Tasks, "tasks", env("ANCHOR_TASKS", "tasks/example"), "the task suite: train/, holdout/, sealed/ (ANCHOR_TASKS)")
 	fs.IntVar(&a.Jobs, "jobs", runtime.NumCPU(), "runs at a time (ANCHOR_JOBS)")
-	fs.Int64Var(&a.Budget, "budget", 100000, "tokens one run may spend, in and out, enforced by the proxy (ANCHOR_BUDGET)")
-	fs.Int64Var(&a.Memory, "memory", DefaultMemory, "bytes of memory one sandbox may use as a whole (ANCHOR_MEMORY)")
-	fs.IntVar(&a.Repeats, "repeats", 0, "init: runs per task and harness, frozen for the ledger; default 1 (ANCHOR_REPEATS)")
-	fs.Float64Var(&a.Alpha, "alpha", 0, "init: the gate's significance level, frozen for the ledger; default 0.05 (ANCHOR_ALPHA)")
+	fs.Int64Var(&a.Budget, "budget", 100000, "tokens one run may spend, in and out, enforced by the proxy; frozen for the ledger (ANCHOR_BUDGET)")
+	fs.Int64Var(&a.Memory, "memory", DefaultMemory, "bytes of memory one sandbox may use as a whole; frozen for the ledger (ANCHOR_MEMORY)")
+	fs.IntVar(&a.Repeats, "repeats", 1, "init: runs per task and harness, frozen for the ledger (ANCHOR_REPEATS)")
+	fs.Float64Var(&a.Alpha, "alpha", 0.05, "init: the gate's significance level, frozen for the ledger (ANCHOR_ALPHA)")
 	fs.StringVar(&o.harness, "harness", "head", "init, run, eval, traces: a harness folder, a snapshot hash or head")
 	fs.StringVar(&o.task, "task", "", "run: a task folder")
 	fs.IntVar(&o.repeat, "repeat", 0, "run: the repeat index (the proxy sends it as the seed)")
@@ -162,7 +163,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		return nil, nil, fmt.Errorf("MODEL_API=%q is not supported; set it to openai or anthropic", a.API)
 	case a.Options != "" && !json.Valid([]byte(a.Options)):
 		return nil, nil, errors.New("MODEL_OPTIONS is not valid JSON; fix it or unset it")
-	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 0 || a.Alpha < 0 || a.Alpha >= 1:
+	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 1 || a.Alpha <= 0 || a.Alpha >= 1:
 		return nil, nil, errors.New("--jobs and --budget must be positive, --memory at least 64 MiB, --repeats at least 1, --alpha in (0, 1)")
 	case cmd == "traces" && o.split != "train":
 		return nil, nil, errors.New("anchor traces serves --split train only; holdout and sealed traces are never shown")
@@ -189,31 +190,42 @@ func preflight(cmd string) error {
 	return nil
 }
 
-// frozen holds the ledger to the settings init recorded (I1 and the gate):
-// the model must match; repeats and alpha, when not given, are the
-// ledger's, and when given must match.
-func (a *Anchor) frozen(cmd string) error {
-	if cmd == "snapshot" || cmd == "log" {
+// frozenSettings are the settings init records for the ledger's life: a
+// run's conditions (budget, memory) and the gate's rule (repeats, alpha).
+// A cached run was measured under them, so they can never change.
+var frozenSettings = []string{"repeats", "alpha", "budget", "memory"}
+
+// frozen holds the ledger to what init recorded (I1 and the gate): the
+// model must match, and so must each frozen setting that is given; one not
+// given takes the ledger's value.
+func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
+	if cmd == "snapshot" || cmd == "log" || cmd == "init" {
 		return nil
 	}
 	model, err := a.meta("model")
-	repeats, rerr := a.meta("repeats")
-	alpha, aerr := a.meta("alpha")
-	if err := errors.Join(err, rerr, aerr); err != nil {
+	if err != nil {
 		return err
 	}
-	k, _ := strconv.Atoi(cmp.Or(repeats, "1"))
-	p, _ := strconv.ParseFloat(cmp.Or(alpha, "0.05"), 64)
-	switch {
-	case cmd == "init":
-		a.Repeats, a.Alpha = cmp.Or(a.Repeats, 1), cmp.Or(a.Alpha, 0.05)
-		return nil
-	case model != "" && model != a.Model():
+	if model != "" && model != a.Model() {
 		return fmt.Errorf("this ledger's model is frozen as %s but MODEL_* now say %s; restore the settings or use a new --home", model, a.Model())
-	case a.Repeats != 0 && a.Repeats != k, a.Alpha != 0 && a.Alpha != p:
-		return fmt.Errorf("this ledger froze repeats %d and alpha %g at init; unset ANCHOR_REPEATS/ANCHOR_ALPHA or use a new --home", k, p)
 	}
-	a.Repeats, a.Alpha = k, p
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, name := range frozenSettings {
+		kept, err := a.meta(name)
+		if err != nil {
+			return err
+		}
+		if kept == "" {
+			continue // a ledger older than this setting's freezing
+		}
+		if given[name] && fs.Lookup(name).Value.String() != kept {
+			return fmt.Errorf("this ledger froze --%s %s at init; unset --%s and ANCHOR_%s, or use a new --home", name, kept, name, strings.ToUpper(name))
+		}
+		if err := fs.Set(name, kept); err != nil {
+			return fmt.Errorf("the ledger's %s %q: %w", name, kept, err)
+		}
+	}
 	return nil
 }
 

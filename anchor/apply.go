@@ -19,8 +19,8 @@ import (
 	"strings"
 )
 
-// Init snapshots the hand-written baseline, freezes the model, the repeats
-// and alpha for the ledger's life, evaluates train and holdout and writes
+// Init snapshots the hand-written baseline, freezes the model and the
+// frozen settings for the ledger's life, evaluates train and holdout and writes
 // generation 0.
 func (a *Anchor) Init(ctx context.Context, dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, "manifest.toml")); err != nil {
@@ -37,8 +37,8 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = a.db.Exec(`INSERT OR REPLACE INTO meta VALUES('model', ?), ('repeats', ?), ('alpha', ?), ('harness_dir', ?)`,
-		a.Model(), strconv.Itoa(a.Repeats), strconv.FormatFloat(a.Alpha, 'g', -1, 64), abs)
+	_, err = a.db.Exec(`INSERT OR REPLACE INTO meta VALUES('model', ?), ('repeats', ?), ('alpha', ?), ('budget', ?), ('memory', ?), ('harness_dir', ?)`,
+		a.Model(), strconv.Itoa(a.Repeats), strconv.FormatFloat(a.Alpha, 'g', -1, 64), strconv.FormatInt(a.Budget, 10), strconv.FormatInt(a.Memory, 10), abs)
 	if err != nil {
 		return fmt.Errorf("record the frozen settings: %w", err)
 	}

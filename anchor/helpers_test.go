@@ -105,7 +105,7 @@ func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
 	t.Cleanup(srv.Close)
 	home := t.TempDir()
 	var out bytes.Buffer
-	a := &Anchor{Home: home, Tasks: filepath.Join(t.TempDir(), "suite"), Jobs: 2, Budget: 100000, Repeats: 1, Alpha: 0.05,
+	a := &Anchor{Home: home, Tasks: filepath.Join(t.TempDir(), "suite"), Jobs: 2, Budget: 100000, Memory: DefaultMemory, Repeats: 1, Alpha: 0.05,
 		API: "openai", URL: srv.URL, ModelName: "scripted", key: "sk-test-SECRET-123", Out: &out}
 	if err := a.open(); err != nil {
 		t.Fatal(err)

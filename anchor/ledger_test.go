@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,13 +94,45 @@ func TestRollbackRestoresTheExactSnapshot(t *testing.T) {
 	}
 }
 
-func TestInitTwiceAndFrozenModel(t *testing.T) {
+func TestInitTwiceAndFrozenSettings(t *testing.T) {
 	e, dir := suiteEnv(t)
 	if err := e.a.Init(ctx(), dir); err == nil || !strings.Contains(err.Error(), "already initialized") {
 		t.Errorf("second init: %v", err)
 	}
-	e.a.Options = `{"options":{"num_ctx":8192}}`
-	if err := e.a.frozen("eval"); err == nil || !strings.Contains(err.Error(), "frozen") {
+	for k, v := range map[string]string{"MODEL_API": "openai", "MODEL_NAME": "scripted", "MODEL_OPTIONS": "", "ANCHOR_BUDGET": "",
+		"ANCHOR_MEMORY": "", "ANCHOR_REPEATS": "", "ANCHOR_ALPHA": ""} {
+		t.Setenv(k, v)
+	}
+	// frozen parses an eval's command line the way the anchor does and
+	// holds it to the ledger.
+	frozen := func(args ...string) (*Anchor, error) {
+		a, o, err := parse("eval", append([]string{"--home", e.a.Home}, args...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.db = e.a.db
+		return a, a.frozen("eval", o.flags)
+	}
+	a, err := frozen()
+	if err != nil || a.Alpha != 0.5 || a.Repeats != 1 || a.Budget != 100000 || a.Memory != DefaultMemory {
+		t.Errorf("settings not given: err %v, alpha %g, repeats %d, budget %d, memory %d; want the ledger's 0.5, 1, 100000, %d",
+			err, a.Alpha, a.Repeats, a.Budget, a.Memory, DefaultMemory)
+	}
+	if _, err := frozen("--alpha", "0.5", "--budget", "100000"); err != nil {
+		t.Errorf("the ledger's own settings given again: %v", err)
+	}
+	for _, args := range [][]string{{"--budget", "5000"}, {"--repeats", "3"}, {"--alpha", "0.2"}} {
+		if _, err := frozen(args...); err == nil || !strings.Contains(err.Error(), "froze "+args[0]) {
+			t.Errorf("%v on a ledger that froze otherwise: %v", args, err)
+		}
+	}
+	t.Setenv("ANCHOR_MEMORY", "1073741824")
+	if _, err := frozen(); err == nil || !strings.Contains(err.Error(), "froze --memory 4294967296") {
+		t.Errorf("ANCHOR_MEMORY changed: %v", err)
+	}
+	t.Setenv("ANCHOR_MEMORY", "")
+	t.Setenv("MODEL_OPTIONS", `{"options":{"num_ctx":8192}}`)
+	if _, err := frozen(); err == nil || !strings.Contains(err.Error(), "frozen") {
 		t.Errorf("eval with other options: %v", err)
 	}
 }

@@ -223,7 +223,7 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	self, _ := os.ReadFile(exe)
 	build := sha256.Sum256(self)
 	job, _ := json.Marshal(map[string]any{"harness_hash": r.HarnessHash, "snapshot": snapshot, "task_id": t.ID, "split": t.Split,
-		"task_dir": t.Dir, "task_hash": r.TaskHash, "model": r.Model, "budget": a.Budget, "timeout": t.Timeout.String(),
+		"task_dir": t.Dir, "task_hash": r.TaskHash, "model": r.Model, "budget": a.Budget, "memory": a.Memory, "timeout": t.Timeout.String(),
 		"repeat": r.Repeat, "force": force, "anchor_build": hex.EncodeToString(build[:])})
 	argv := strings.Fields(a.Runner)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)

@@ -71,6 +71,7 @@ type Job struct {
 	TaskHash    string `json:"task_hash"`
 	Model       string `json:"model"`
 	Budget      int64  `json:"budget"`
+	Memory      int64  `json:"memory"`
 	Timeout     string `json:"timeout"`
 	Repeat      int    `json:"repeat"`
 	AnchorBuild string `json:"anchor_build"`
@@ -80,9 +81,12 @@ type Job struct {
 }
 
 // Key names the job in the results bucket and deduplicates it on the queue:
-// a hash of harness, task, model and repeat, like the anchor's run cache.
+// a hash of harness, task, model and repeat, like the anchor's run cache,
+// and of the budget and memory a ledger freezes, so that two ledgers sharing
+// a fleet never take each other's runs.
 func (j Job) Key() string {
-	h := sha256.Sum256([]byte(j.HarnessHash + "\n" + j.TaskHash + "\n" + j.Model + "\n" + strconv.Itoa(j.Repeat)))
+	conditions := strconv.FormatInt(j.Budget, 10) + "\n" + strconv.FormatInt(j.Memory, 10)
+	h := sha256.Sum256([]byte(j.HarnessHash + "\n" + j.TaskHash + "\n" + j.Model + "\n" + strconv.Itoa(j.Repeat) + "\n" + conditions))
 	return hex.EncodeToString(h[:16])
 }
 
@@ -99,8 +103,8 @@ func (j Job) check() error {
 			return fmt.Errorf("job names task %q in split %q: not a plain folder name", j.TaskID, j.Split)
 		}
 	}
-	if j.Repeat < 0 || j.Budget < 0 {
-		return errors.New("job has a negative repeat or budget")
+	if j.Repeat < 0 || j.Budget < 0 || j.Memory < 0 {
+		return errors.New("job has a negative repeat, budget or memory")
 	}
 	return nil
 }

@@ -271,6 +271,9 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 	if job.Budget > 0 {
 		args = append(args, "--budget", strconv.FormatInt(job.Budget, 10))
 	}
+	if job.Memory > 0 {
+		args = append(args, "--memory", strconv.FormatInt(job.Memory, 10))
+	}
 	if job.Repeat > 0 {
 		args = append(args, "--repeat", strconv.Itoa(job.Repeat))
 	}
