@@ -216,7 +216,7 @@ func (a *Anchor) lock() (func(), error) {
 		f.Close()
 		return nil, errors.New("another anchor init, apply or rollback holds this ledger; wait for it to finish")
 	}
-	a.sweep()
+	a.sweep() // a dead apply's mounts and folders too
 	_, err = a.db.Exec(`UPDATE generations SET decision = 'interrupted', reason = 'interrupted during: ' || reason WHERE decision = 'pending'`)
 	if err != nil {
 		f.Close()

@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -189,20 +188,15 @@ func (a *Anchor) scratch(name string) (string, error) {
 	return os.MkdirTemp(mine, name+"-")
 }
 
-// keepTrace copies the trace the harness left into traces/<id>.jsonl: only
-// a regular file, opened without following links or blocking on a FIFO,
-// and at most 64 MiB of it.
+// keepTrace copies the trace the harness left into traces/<id>.jsonl: data
+// only (see openData), at most 64 MiB of it.
 func (a *Anchor) keepTrace(src string, r *Run) {
-	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := openData(filepath.Dir(src), filepath.Base(src))
 	if err != nil {
 		return
 	}
 	defer f.Close()
 	dst, _ := filepath.Abs(a.path("traces", r.ID+".jsonl"))
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return
-	}
 	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return
@@ -219,12 +213,9 @@ func (a *Anchor) keepTrace(src string, r *Run) {
 // infrastructure failure.
 func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	snapshot, _ := filepath.Abs(a.path("snapshots", r.HarnessHash))
-	exe, _ := os.Executable()
-	self, _ := os.ReadFile(exe)
-	build := sha256.Sum256(self)
 	job, _ := json.Marshal(map[string]any{"harness_hash": r.HarnessHash, "snapshot": snapshot, "task_id": t.ID, "split": t.Split,
 		"task_dir": t.Dir, "task_hash": r.TaskHash, "model": r.Model, "budget": a.Budget, "memory": a.Memory, "timeout": t.Timeout.String(),
-		"repeat": r.Repeat, "force": force, "anchor_build": hex.EncodeToString(build[:])})
+		"repeat": r.Repeat, "force": force, "anchor_build": anchorBuild()})
 	argv := strings.Fields(a.Runner)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
@@ -246,6 +237,15 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	r.ExitCode, r.Outcome, r.Error = res.ExitCode, res.Outcome, res.Error
 	a.keepTrace(res.Trace, r)
 }
+
+// anchorBuild is the sha256 of this anchor's executable: a runner's workers
+// refuse jobs of another build.
+var anchorBuild = sync.OnceValue(func() string {
+	exe, _ := os.Executable()
+	self, _ := os.ReadFile(exe)
+	sum := sha256.Sum256(self)
+	return hex.EncodeToString(sum[:])
+})
 
 // errNoBuild marks a harness that does not compile: the harness's 0.
 var errNoBuild = errors.New("harness does not build")

@@ -91,29 +91,36 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	}
 	var report []byte
 	if t.JUnit != "" {
-		report = readReport(filepath.Join(dir, "task"), t.JUnit)
+		if f, err := openData(filepath.Join(dir, "task"), t.JUnit); err == nil {
+			report, _ = io.ReadAll(io.LimitReader(f, 16<<20)) // a longer report is cut, and fails to parse
+			f.Close()
+		}
 	}
 	return count(t, out, code, report, hidden, files["go.mod"], canaries)
 }
 
-// readReport reads a JUnit report through os.Root (a link cannot lead out),
-// without blocking on a FIFO, only as a regular file, at most 16 MiB.
-func readReport(dir, name string) []byte {
+// openData opens name under dir as data, never as a way elsewhere: through
+// os.Root (a link cannot lead out), not itself a link, without blocking on a
+// FIFO, and only a regular file. The harness writes everything it reads.
+func openData(dir, name string) (*os.File, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	defer root.Close()
 	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", name)
 	}
-	b, _ := io.ReadAll(io.LimitReader(f, 16<<20))
-	return b
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // isTestFile tells the files that belong to the task's tests, never to the
@@ -139,14 +146,15 @@ func goPackage(gomod []byte, dir string) string {
 
 // plantCanaries adds to every folder with hidden Go tests a test that must
 // fail, named and written at random like any other test, and returns the
-// keys ("package Test") it planted.
+// keys ("package Test") it planted: one a folder.
 func plantCanaries(files, hidden map[string][]byte) map[string]bool {
-	canaries := map[string]bool{}
+	canaries, planted := map[string]bool{}, map[string]bool{}
 	for name, b := range hidden {
 		m := packageClause.FindSubmatch(b)
-		if !strings.HasSuffix(name, "_test.go") || m == nil {
+		if !strings.HasSuffix(name, "_test.go") || m == nil || planted[path.Dir(name)] {
 			continue
 		}
+		planted[path.Dir(name)] = true
 		word := strings.ToLower(rand.Text()[:10])
 		test := "Test" + strings.ToUpper(word[:1]) + word[1:]
 		x, y := mrand.IntN(90)+10, mrand.IntN(90)+10
