@@ -1,0 +1,3 @@
+module example.com/athletics
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/mealprep
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/teamsheet
+
+go 1.26

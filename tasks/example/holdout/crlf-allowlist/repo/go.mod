@@ -1,0 +1,3 @@
+module example.com/sshgate
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/charity
+
+go 1.26

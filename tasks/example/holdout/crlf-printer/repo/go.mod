@@ -1,0 +1,3 @@
+module example.com/labelprinter
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/batchjobs
+
+go 1.26

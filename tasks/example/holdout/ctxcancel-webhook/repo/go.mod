@@ -1,0 +1,3 @@
+module example.com/hookrunner
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/yogastudio
+
+go 1.26

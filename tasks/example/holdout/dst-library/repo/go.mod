@@ -1,0 +1,3 @@
+module example.com/citylibrary
+
+go 1.26

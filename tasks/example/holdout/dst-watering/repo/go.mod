@@ -1,0 +1,3 @@
+module example.com/gardenbot
+
+go 1.26

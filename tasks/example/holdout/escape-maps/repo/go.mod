@@ -1,0 +1,3 @@
+module example.com/mapsapp
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/photoblog
+
+go 1.26

@@ -1,0 +1,7 @@
+// Package taglink builds links to tag pages.
+package taglink
+
+// TagURL returns the link to the tag page of name.
+func TagURL(name string) string {
+	return "https://photos.example.com/tag/" + name
+}

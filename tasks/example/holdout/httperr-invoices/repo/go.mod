@@ -1,0 +1,3 @@
+module example.com/billingapi
+
+go 1.26

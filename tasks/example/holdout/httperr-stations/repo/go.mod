@@ -1,0 +1,3 @@
+module example.com/weatherapi
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/pollbooth
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/menuplanner
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/alerts
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/exchange
+
+go 1.26

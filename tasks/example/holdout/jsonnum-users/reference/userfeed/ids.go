@@ -1,0 +1,32 @@
+// Package userfeed reads user IDs from a JSON feed.
+package userfeed
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// UserIDs returns the "user_id" member of every object in the JSON array data,
+// in order. The values are whole numbers up to 2^63-1.
+func UserIDs(data []byte) ([]int64, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var items []map[string]any
+	if err := dec.Decode(&items); err != nil {
+		return nil, err
+	}
+	out := make([]int64, 0, len(items))
+	for i, it := range items {
+		num, ok := it["user_id"].(json.Number)
+		if !ok {
+			return nil, fmt.Errorf("item %d: no user_id", i)
+		}
+		n, err := num.Int64()
+		if err != nil {
+			return nil, fmt.Errorf("item %d: user_id: %w", i, err)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

@@ -1,0 +1,3 @@
+module example.com/directory
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/navkit
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/launchpad
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/coldchain
+
+go 1.26

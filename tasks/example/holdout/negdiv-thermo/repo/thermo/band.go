@@ -1,0 +1,9 @@
+// Package thermo groups temperatures in tenths of a degree into bins of equal width.
+package thermo
+
+// Band returns the index of the bin that holds x: bin k holds the values
+// from k*width up to, but not including, (k+1)*width. width > 0; x may
+// be negative.
+func Band(x, width int) int {
+	return x / width
+}

@@ -1,0 +1,3 @@
+module example.com/firewallui
+
+go 1.26

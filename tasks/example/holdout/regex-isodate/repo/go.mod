@@ -1,0 +1,3 @@
+module example.com/datacheck
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/chatserver
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/bloodbank
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/forex
+
+go 1.26

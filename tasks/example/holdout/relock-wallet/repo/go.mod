@@ -1,0 +1,3 @@
+module example.com/gamecoins
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/racetiming
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/printshop
+
+go 1.26

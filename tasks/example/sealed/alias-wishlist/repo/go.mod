@@ -1,0 +1,3 @@
+module example.com/giftshop
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/fleetlog
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/resolverd
+
+go 1.26

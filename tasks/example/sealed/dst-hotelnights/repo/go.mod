@@ -1,0 +1,3 @@
+module example.com/innkeeper
+
+go 1.26

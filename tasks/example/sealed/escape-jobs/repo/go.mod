@@ -1,0 +1,3 @@
+module example.com/jobboard
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/homepage
+
+go 1.26

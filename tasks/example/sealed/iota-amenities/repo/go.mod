@@ -1,0 +1,3 @@
+module example.com/roombook
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/storagesvc
+
+go 1.26

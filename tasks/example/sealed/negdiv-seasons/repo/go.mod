@@ -1,0 +1,3 @@
+module example.com/almanac2
+
+go 1.26

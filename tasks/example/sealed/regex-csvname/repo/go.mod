@@ -1,0 +1,3 @@
+module example.com/importer
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/workshop
+
+go 1.26

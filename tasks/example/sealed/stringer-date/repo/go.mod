@@ -1,0 +1,3 @@
+module example.com/diary
+
+go 1.26

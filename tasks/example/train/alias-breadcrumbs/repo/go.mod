@@ -1,0 +1,3 @@
+module example.com/sitenav
+
+go 1.26

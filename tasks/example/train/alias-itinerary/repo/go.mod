@@ -1,0 +1,3 @@
+module example.com/travelplanner
+
+go 1.26

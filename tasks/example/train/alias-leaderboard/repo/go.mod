@@ -1,0 +1,3 @@
+module example.com/arcade
+
+go 1.26

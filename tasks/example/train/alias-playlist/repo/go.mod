@@ -1,0 +1,3 @@
+module example.com/radiostation
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/mailfilter
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/gamelauncher
+
+go 1.26

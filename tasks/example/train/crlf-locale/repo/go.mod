@@ -1,0 +1,3 @@
+module example.com/translations
+
+go 1.26

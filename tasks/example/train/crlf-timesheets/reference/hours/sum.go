@@ -1,0 +1,35 @@
+// Package hours reads timesheet exports.
+package hours
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Header is the first line of every export.
+const Header = "employee;hours"
+
+// TotalHours returns the sum of the hours column of an export: the header line,
+// then one "name;hours" line per row. Exports come from Windows and Unix tools.
+func TotalHours(text string) (int, error) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if lines[0] != Header {
+		return 0, errors.New("not a timesheet export")
+	}
+	sum := 0
+	for i, line := range lines[1:] {
+		_, val, ok := strings.Cut(line, ";")
+		if !ok {
+			return 0, fmt.Errorf("line %d: no %q", i+2, ";")
+		}
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return 0, fmt.Errorf("line %d: %w", i+2, err)
+		}
+		sum += n
+	}
+	return sum, nil
+}

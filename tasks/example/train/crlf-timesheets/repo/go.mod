@@ -1,0 +1,3 @@
+module example.com/hrexport
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/deployer
+
+go 1.26

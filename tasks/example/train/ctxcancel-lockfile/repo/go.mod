@@ -1,0 +1,3 @@
+module example.com/buildtool
+
+go 1.26

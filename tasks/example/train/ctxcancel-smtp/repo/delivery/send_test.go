@@ -1,0 +1,26 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestDeliver(t *testing.T) {
+	calls := 0
+	err := Deliver(context.Background(), 5, time.Millisecond, func() error {
+		calls++
+		if calls < 3 {
+			return errors.New("421 try again later")
+		}
+		return nil
+	})
+	if err != nil || calls != 3 {
+		t.Fatalf("err = %v after %d calls; want nil after 3", err, calls)
+	}
+	boom := errors.New("421 try again later")
+	if err := Deliver(context.Background(), 2, time.Millisecond, func() error { return boom }); err != boom {
+		t.Fatalf("err = %v, want the last error", err)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/mailrelay
+
+go 1.26

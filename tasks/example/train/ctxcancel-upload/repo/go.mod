@@ -1,0 +1,3 @@
+module example.com/cloudsync
+
+go 1.26

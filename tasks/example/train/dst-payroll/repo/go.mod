@@ -1,0 +1,3 @@
+module example.com/payrun
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/medreminder
+
+go 1.26

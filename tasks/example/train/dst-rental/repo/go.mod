@@ -1,0 +1,3 @@
+module example.com/carhire
+
+go 1.26

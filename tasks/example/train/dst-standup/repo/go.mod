@@ -1,0 +1,3 @@
+module example.com/teamcal
+
+go 1.26

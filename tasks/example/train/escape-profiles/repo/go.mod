@@ -1,0 +1,3 @@
+module example.com/socialweb
+
+go 1.26

@@ -1,0 +1,7 @@
+// Package profilelink builds links to user profiles.
+package profilelink
+
+// ProfileURL returns the link to the profile page of name.
+func ProfileURL(name string) string {
+	return "https://social.example.org/users/" + name
+}

@@ -1,0 +1,3 @@
+module example.com/recipefinder
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/forecastapp
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/teamwiki
+
+go 1.26

@@ -1,0 +1,7 @@
+// Package wikilink builds links to the team wiki.
+package wikilink
+
+// PageURL returns the link to the wiki page of name.
+func PageURL(name string) string {
+	return "https://wiki.example.net/page/" + name
+}

@@ -1,0 +1,3 @@
+module example.com/feedbackbox
+
+go 1.26

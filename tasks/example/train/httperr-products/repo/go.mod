@@ -1,0 +1,3 @@
+module example.com/catalogapi
+
+go 1.26

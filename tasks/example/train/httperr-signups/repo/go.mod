@@ -1,0 +1,3 @@
+module example.com/eventsignup
+
+go 1.26

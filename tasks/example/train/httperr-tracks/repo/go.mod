@@ -1,0 +1,3 @@
+module example.com/musicapi
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/flagship
+
+go 1.26

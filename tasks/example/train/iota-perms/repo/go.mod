@@ -1,0 +1,3 @@
+module example.com/sharedrive
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/pizzeria
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/alarmclock
+
+go 1.26

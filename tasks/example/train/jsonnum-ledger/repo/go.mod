@@ -1,0 +1,3 @@
+module example.com/coinledger
+
+go 1.26

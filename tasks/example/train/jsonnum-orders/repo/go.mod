@@ -1,0 +1,3 @@
+module example.com/shopfeed
+
+go 1.26

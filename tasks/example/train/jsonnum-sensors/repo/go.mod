@@ -1,0 +1,3 @@
+module example.com/iotgateway
+
+go 1.26

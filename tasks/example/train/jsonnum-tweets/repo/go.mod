@@ -1,0 +1,3 @@
+module example.com/microblog
+
+go 1.26

@@ -1,0 +1,25 @@
+// Package timeline reads posts from a JSON feed.
+package timeline
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// PostIDs returns the "id" member of every object in the JSON array data,
+// in order. The values are whole numbers up to 2^63-1.
+func PostIDs(data []byte) ([]int64, error) {
+	var items []map[string]any
+	if err := json.Unmarshal(data, &items); err != nil {
+		return nil, err
+	}
+	out := make([]int64, 0, len(items))
+	for i, it := range items {
+		f, ok := it["id"].(float64)
+		if !ok {
+			return nil, fmt.Errorf("item %d: no id", i)
+		}
+		out = append(out, int64(f))
+	}
+	return out, nil
+}

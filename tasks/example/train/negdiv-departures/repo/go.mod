@@ -1,0 +1,3 @@
+module example.com/railboard
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/topomap
+
+go 1.26

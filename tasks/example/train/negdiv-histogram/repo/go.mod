@@ -1,0 +1,3 @@
+module example.com/plotkit
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/planner
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/themer
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/releasebot
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/warehouse2
+
+go 1.26

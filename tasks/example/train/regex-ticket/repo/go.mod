@@ -1,0 +1,3 @@
+module example.com/issuebot
+
+go 1.26

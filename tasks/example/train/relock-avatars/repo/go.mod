@@ -1,0 +1,3 @@
+module example.com/profiles
+
+go 1.26

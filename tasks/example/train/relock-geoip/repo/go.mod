@@ -1,0 +1,3 @@
+module example.com/geolookup
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/kitchenstock
+
+go 1.26

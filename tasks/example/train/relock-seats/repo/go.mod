@@ -1,0 +1,3 @@
+module example.com/cinema
+
+go 1.26

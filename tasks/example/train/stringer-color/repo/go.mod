@@ -1,0 +1,3 @@
+module example.com/paintshop
+
+go 1.26

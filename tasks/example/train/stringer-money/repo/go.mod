@@ -1,0 +1,3 @@
+module example.com/ledgerbook
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/pkgindex
+
+go 1.26
