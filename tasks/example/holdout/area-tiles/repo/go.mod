@@ -1,0 +1,3 @@
+module example.com/tiling
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/bankimport
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/pointofsale
+
+go 1.26

@@ -1,0 +1,12 @@
+package gain
+
+// Restrict limits x to the range [lo, hi].
+func Restrict(x, lo, hi float64) float64 {
+	if x < lo {
+		return hi
+	}
+	if x > hi {
+		return lo
+	}
+	return x
+}

@@ -1,0 +1,3 @@
+module example.com/mixer
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/classroom
+
+go 1.26

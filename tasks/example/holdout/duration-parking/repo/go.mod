@@ -1,0 +1,3 @@
+module example.com/carpark
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/servicedesk
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/weddingapp
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/todoapi
+
+go 1.26

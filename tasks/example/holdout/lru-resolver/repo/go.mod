@@ -1,0 +1,3 @@
+module example.com/stubresolver
+
+go 1.26

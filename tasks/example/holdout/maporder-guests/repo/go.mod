@@ -1,0 +1,3 @@
+module example.com/eventdesk
+
+go 1.26

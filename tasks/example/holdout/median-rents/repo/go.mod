@@ -1,0 +1,3 @@
+module example.com/housingdata
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/adserver
+
+go 1.26

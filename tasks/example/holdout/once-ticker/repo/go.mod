@@ -1,0 +1,3 @@
+module example.com/marketdata
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/fitband
+
+go 1.26

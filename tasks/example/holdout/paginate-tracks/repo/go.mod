@@ -1,0 +1,3 @@
+module example.com/streamingui
+
+go 1.26

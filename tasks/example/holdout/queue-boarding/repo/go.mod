@@ -1,0 +1,3 @@
+module example.com/gatekeeper
+
+go 1.26

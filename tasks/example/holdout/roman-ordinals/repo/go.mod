@@ -1,0 +1,3 @@
+module example.com/racebibs
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/videowall
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/bioinfo
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/bookstore
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/newsletter2
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/mailarchive
+
+go 1.26

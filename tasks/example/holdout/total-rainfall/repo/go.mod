@@ -1,0 +1,3 @@
+module example.com/raingauge
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/rentals
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/logtriage
+
+go 1.26

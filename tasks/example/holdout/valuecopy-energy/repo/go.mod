@@ -1,0 +1,3 @@
+module example.com/solarfarm
+
+go 1.26

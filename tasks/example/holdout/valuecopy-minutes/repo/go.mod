@@ -1,0 +1,3 @@
+module example.com/boardroom
+
+go 1.26

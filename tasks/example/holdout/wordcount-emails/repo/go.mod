@@ -1,0 +1,3 @@
+module example.com/mailstats
+
+go 1.26

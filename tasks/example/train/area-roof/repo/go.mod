@@ -1,0 +1,3 @@
+module example.com/roofing
+
+go 1.26

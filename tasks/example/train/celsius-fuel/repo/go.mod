@@ -1,0 +1,3 @@
+module example.com/fuelstation
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/patterns
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/smarthome
+
+go 1.26

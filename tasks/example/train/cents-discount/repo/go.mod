@@ -1,0 +1,3 @@
+module example.com/promo
+
+go 1.26

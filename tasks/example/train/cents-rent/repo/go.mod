@@ -1,0 +1,3 @@
+module example.com/flatshare
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/screenctl
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/metronome
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/dronectl
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/bankexport
+
+go 1.26

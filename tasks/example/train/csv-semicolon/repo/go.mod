@@ -1,0 +1,3 @@
+module example.com/eurocsv
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/genomics
+
+go 1.26

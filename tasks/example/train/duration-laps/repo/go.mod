@@ -1,0 +1,3 @@
+module example.com/swimclub
+
+go 1.26

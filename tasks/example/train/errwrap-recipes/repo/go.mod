@@ -1,0 +1,3 @@
+module example.com/mealkit
+
+go 1.26

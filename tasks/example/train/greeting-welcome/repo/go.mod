@@ -1,0 +1,3 @@
+module example.com/onboarding
+
+go 1.26

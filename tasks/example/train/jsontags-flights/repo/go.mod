@@ -1,0 +1,3 @@
+module example.com/airline
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/textedit
+
+go 1.26

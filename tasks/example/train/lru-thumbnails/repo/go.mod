@@ -1,0 +1,3 @@
+module example.com/imagehost
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/authproxy
+
+go 1.26

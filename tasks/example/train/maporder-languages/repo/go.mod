@@ -1,0 +1,3 @@
+module example.com/repostats
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/citytransit
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/birdwatch
+
+go 1.26

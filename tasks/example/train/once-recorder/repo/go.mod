@@ -1,0 +1,3 @@
+module example.com/screencast
+
+go 1.26

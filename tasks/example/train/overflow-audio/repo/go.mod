@@ -1,0 +1,3 @@
+module example.com/soundlab
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/backoffice
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/callcenter
+
+go 1.26

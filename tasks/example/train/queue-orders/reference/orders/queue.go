@@ -1,0 +1,19 @@
+// Package orders is a FIFO queue of order numbers built on two stacks.
+package orders
+
+// Line is first in, first out.
+type Line struct{ in, out stack }
+
+// Enqueue adds v at the back.
+func (q *Line) Enqueue(v int) { q.in.push(v) }
+
+// Dequeue removes the front item; ok is false when the queue is empty.
+func (q *Line) Dequeue() (int, bool) {
+	if q.out.empty() {
+		for !q.in.empty() {
+			v, _ := q.in.pop()
+			q.out.push(v)
+		}
+	}
+	return q.out.pop()
+}

@@ -1,0 +1,3 @@
+module example.com/kitchenline
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/printserver
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/filmcredits
+
+go 1.26

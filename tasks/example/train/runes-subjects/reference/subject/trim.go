@@ -1,0 +1,13 @@
+// Package subject shortens e-mail subjects for the message list.
+package subject
+
+// Trim returns s unchanged when it has at most n characters. Otherwise it
+// returns the first n-1 characters followed by "…", so the result
+// is n characters long. n is greater than 1.
+func Trim(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

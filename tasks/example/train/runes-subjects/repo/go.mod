@@ -1,0 +1,3 @@
+module example.com/webmail
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/dbtools
+
+go 1.26

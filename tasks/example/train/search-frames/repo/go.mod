@@ -1,0 +1,3 @@
+module example.com/videoedit
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/postal
+
+go 1.26

@@ -1,0 +1,19 @@
+// Package postcodes looks up sorted postcodes.
+package postcodes
+
+// IndexOf returns the index of x in the ascending slice xs, or -1.
+func IndexOf(xs []string, x string) int {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		switch {
+		case xs[mid] == x:
+			return mid
+		case xs[mid] < x:
+			lo = mid + 1
+		default:
+			hi = mid - 1
+		}
+	}
+	return -1
+}

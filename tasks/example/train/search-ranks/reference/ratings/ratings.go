@@ -1,0 +1,19 @@
+// Package ratings looks up sorted player ratings.
+package ratings
+
+// Position returns the index of x in the ascending slice xs, or -1.
+func Position(xs []float64, x float64) int {
+	lo, hi := 0, len(xs)-1
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		switch {
+		case xs[mid] == x:
+			return mid
+		case xs[mid] < x:
+			lo = mid + 1
+		default:
+			hi = mid - 1
+		}
+	}
+	return -1
+}

@@ -1,0 +1,3 @@
+module example.com/chessclub
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/imgproc
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/djset
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/snapshotter
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/museumtix
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/printqueue
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/invitations
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/tripplanner
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/portscan
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/basket
+
+go 1.26

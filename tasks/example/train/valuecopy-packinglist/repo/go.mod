@@ -1,0 +1,3 @@
+module example.com/shipping2
+
+go 1.26

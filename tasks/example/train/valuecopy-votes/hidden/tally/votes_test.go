@@ -1,0 +1,12 @@
+package tally
+
+import "testing"
+
+func TestTotal(t *testing.T) {
+	var m Votes
+	m.Add(3)
+	m.Add(4)
+	if sum, count := m.Total(); sum != 7 || count != 2 {
+		t.Fatalf("Total = %d, %d; want 7, 2", sum, count)
+	}
+}

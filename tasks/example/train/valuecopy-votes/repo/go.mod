@@ -1,0 +1,3 @@
+module example.com/liveshow
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/appstore
+
+go 1.26

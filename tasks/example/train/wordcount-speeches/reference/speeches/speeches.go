@@ -1,0 +1,19 @@
+// Package speeches counts words in political speeches.
+package speeches
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Tally counts the words of text, ignoring case and punctuation.
+func Tally(text string) map[string]int {
+	counts := map[string]int{}
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	})
+	for _, w := range words {
+		counts[w]++
+	}
+	return counts
+}

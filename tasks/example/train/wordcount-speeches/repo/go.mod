@@ -1,0 +1,3 @@
+module example.com/rhetoric
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/subtitler
+
+go 1.26
