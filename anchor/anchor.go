@@ -161,8 +161,8 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		return nil, nil, fmt.Errorf("bad settings: %s; they must be numbers", strings.Join(bad, ", "))
 	case a.API != "openai" && a.API != "anthropic":
 		return nil, nil, fmt.Errorf("MODEL_API=%q is not supported; set it to openai or anthropic", a.API)
-	case a.Options != "" && !json.Valid([]byte(a.Options)):
-		return nil, nil, errors.New("MODEL_OPTIONS is not valid JSON; fix it or unset it")
+	case a.Options != "" && (!json.Valid([]byte(a.Options)) || !strings.HasPrefix(a.Options, "{")):
+		return nil, nil, errors.New("MODEL_OPTIONS is not a JSON object; fix it or unset it")
 	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 1 || a.Alpha <= 0 || a.Alpha >= 1:
 		return nil, nil, errors.New("--jobs and --budget must be positive, --memory at least 64 MiB, --repeats at least 1, --alpha in (0, 1)")
 	case cmd == "traces" && o.split != "train":
@@ -199,8 +199,8 @@ var frozenSettings = []string{"repeats", "alpha", "budget", "memory"}
 // model must match, and so must each frozen setting that is given; one not
 // given takes the ledger's value.
 func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
-	if cmd == "snapshot" || cmd == "log" || cmd == "init" {
-		return nil
+	if cmd == "snapshot" || cmd == "log" {
+		return nil // init too: one that failed half way has frozen what it ran under
 	}
 	model, err := a.meta("model")
 	if err != nil {

@@ -228,7 +228,7 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, incumbent, split string) (
 		}
 	}
 	change := fmt.Sprintf("%s %.3f -> %.3f: %d fixed, %d broken", split, pre.Mean, post.Mean, fixed, broken)
-	if post.Mean <= pre.Mean+1e-9 { // rounding never passes for a gain
+	if !(post.Mean > pre.Mean+1e-9) { // rounding never passes for a gain, nor does a NaN
 		return change + " (did not improve; a tie rejects)", nil
 	}
 	if split == "holdout" && p > a.Alpha {

@@ -4,25 +4,31 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // ProxyConfig says where a run's proxy forwards and how much it may spend.
 // API "anthropic" is served at /v1/messages, anything else as "openai" at
 // /v1/chat/completions. Model is pinned into every request; Key is sent
 // upstream and scrubbed from every reply. Budget counts input and output
-// tokens together. Seed is the openai "seed" of every request.
+// tokens together. Seed is the openai "seed" of every request. Options
+// (MODEL_OPTIONS, a JSON object) are the operator's: its keys override the
+// request's.
 type ProxyConfig struct {
-	API, Upstream, Model, Key string
-	Budget                    int64
-	Seed                      int
+	API, Upstream, Model, Key, Options string
+	Budget                             int64
+	Seed                               int
 }
 
 // Proxy is a run's only way to the model: an HTTP server on a unix socket
@@ -39,7 +45,6 @@ type Proxy struct {
 	srv            *http.Server
 	mu             sync.Mutex   // held over a whole request, so requests go one at a time
 	in, out, conns atomic.Int64 // tokens charged; connections open
-	answered       bool         // the upstream has answered this run with a 2xx (under mu)
 	failure        atomic.Pointer[string]
 }
 
@@ -87,10 +92,38 @@ func (p *Proxy) Close() error {
 // Used returns the tokens charged so far.
 func (p *Proxy) Used() (in, out int64) { return p.in.Load(), p.out.Load() }
 
-// Failure is "" unless the last exchange with the upstream failed as
-// infrastructure (unreachable, or a 5xx status); then it says why in one
-// line, without the credential.
+// Failure is "" unless the last exchange with the upstream failed (no
+// answer, or a 5xx status); then it says why in one line, without the
+// credential. Whose failure it was, Probe tells.
 func (p *Proxy) Failure() string { return *cmp.Or(p.failure.Load(), new("")) }
+
+// Probe asks the upstream a one-token question of the anchor's own, charged
+// to no run. A failure of the model server is the machine's only when the
+// server fails this too; when it answers, the harness's own request
+// provoked the failure (a context too long, a dropped connection), and a
+// harness must not turn a lost run into a redraw.
+func (p *Proxy) Probe(ctx context.Context) error {
+	body, err := p.rewrite([]byte(`{"messages":[{"role":"user","content":"Say OK."}]}`), 1)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(p.c.Upstream, "/")+p.path, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header = p.header
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return errors.New(p.secret.Replace(err.Error()))
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return fmt.Errorf("the model server answered the anchor's probe with %s", resp.Status)
+	}
+	return nil
+}
 
 // refuse answers with an error of the proxy's own, which SDKs must not retry.
 func refuse(w http.ResponseWriter, code int, kind, msg string) {
@@ -139,6 +172,13 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("the request body must be exactly one JSON object")
 	}
 	req := map[string]any{} // values are json.RawMessage until the proxy sets them
+	var text struct{ Messages, System any }
+	if json.Unmarshal(body, &text) != nil {
+		return nil, fmt.Errorf("the request body must be exactly one JSON object")
+	}
+	if kind := media(text.Messages, text.System); kind != "" {
+		return nil, fmt.Errorf("content of type %q is not allowed: only text goes to the model (a provider bills media by its own count, and fetches a URL from the network)", kind)
+	}
 	for dec.More() {
 		t, err := dec.Token()
 		key, _ := t.(string)
@@ -151,6 +191,11 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 			return nil, fmt.Errorf("the request body's keys must be unique and in lower-case snake_case; %q is not", key)
 		}
 		req[key] = v
+	}
+	var options map[string]json.RawMessage
+	json.Unmarshal([]byte(cmp.Or(p.c.Options, "{}")), &options) // an object: checked at start-up
+	for k, v := range options {
+		req[k] = v // the operator's (I1), over the harness's
 	}
 	// max_tokens is always set, as Ollama reads no other; the other limits
 	// are capped where given (llama.cpp's server prefers n_predict), and so
@@ -192,9 +237,10 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 }
 
 // forward sends body upstream and relays the reply. It returns the tokens to
-// charge and any infrastructure failure. A reply is charged its usage; one
-// that may have been served without a complete usage report (cut off, or
-// with none) is charged at least est and limit. A 3xx or 4xx serves none.
+// charge and any failure of the upstream's. A reply is charged its usage;
+// one that may have been served without a complete usage report (cut off,
+// or with none, or no reply at all) is charged at least est and limit. A
+// status of 300 or more serves none, and an upstream never reached none.
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est, limit int64) (in, out int64, failure string) {
 	var resp *http.Response
 	up, err := http.NewRequestWithContext(r.Context(), http.MethodPost, strings.TrimRight(p.c.Upstream, "/")+p.path, bytes.NewReader(body))
@@ -205,20 +251,16 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 	if err != nil {
 		failure = p.secret.Replace("model server unreachable: " + err.Error())
 		refuse(w, http.StatusBadGateway, "api_error", failure)
-		if r.Context().Err() != nil {
-			return est, limit, "" // the caller left; the upstream may have served it
+		var op *net.OpError
+		if errors.As(err, &op) && op.Op == "dial" {
+			return 0, 0, failure // it reached no one
 		}
-		return 0, 0, failure
+		return est, limit, failure // the upstream may have served it
 	}
 	defer resp.Body.Close()
-	// A 5xx is the machine's failure only while the upstream has not yet
-	// served this run: after that, the request that provoked it was the
-	// harness's to choose (an oversized context, say), and a harness must
-	// not turn a lost run into a redraw.
-	if resp.StatusCode >= 500 && !p.answered {
+	if resp.StatusCode >= 500 {
 		failure = p.secret.Replace("model server answered " + resp.Status)
 	}
-	p.answered = p.answered || resp.StatusCode < 300
 	w.Header().Set("Content-Type", resp.Header.Get("Content-Type")) // no other upstream header is relayed
 	w.WriteHeader(resp.StatusCode)
 	// The reply is relayed line by line (SSE events are lines), so a stream's
@@ -236,10 +278,37 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 		countUsage(strings.TrimPrefix(line, "data:"), &in, &out)
 	}
 	countUsage(whole.String(), &in, &out)
-	if (resp.StatusCode >= 300 && resp.StatusCode < 500) || (in+out > 0 && err == io.EOF) {
+	if resp.StatusCode >= 300 || (in+out > 0 && err == io.EOF) {
 		return in, out, failure
 	}
 	return max(in, est), max(out, limit), failure
+}
+
+// textParts are the content parts the proxy forwards: text, and the tool
+// calls and results of the harness's own tools.
+var textParts = []string{"", "text", "tool_use", "tool_result", "thinking", "redacted_thinking", "refusal"}
+
+// media returns the type of the first content part that is not text in
+// lists (messages, a system prompt's blocks, or a tool result's content, as
+// decoded JSON), or "". Ollama's images field on a message counts too.
+func media(lists ...any) string {
+	for _, l := range lists {
+		parts, _ := l.([]any)
+		for _, p := range parts {
+			part, _ := p.(map[string]any)
+			kind, _ := part["type"].(string)
+			if _, images := part["images"]; images {
+				return "images"
+			}
+			if !slices.Contains(textParts, kind) {
+				return kind
+			}
+			if m := media(part["content"]); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
 }
 
 // countUsage raises in and out to the usage in one JSON message: OpenAI's,

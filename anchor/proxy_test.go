@@ -563,14 +563,20 @@ func TestProxyChargesWhatItCannotSee(t *testing.T) {
 			t.Fatal("the request was not cut off")
 		}
 		p.Close() // returns once the exchange is charged
-		if in, out := p.Used(); in+out != reservation || p.Failure() != "" {
-			t.Errorf("charged %d, want the reservation %d; failure %q", in+out, reservation, p.Failure())
+		if in, out := p.Used(); in+out != reservation {
+			t.Errorf("charged %d, want the reservation %d", in+out, reservation)
+		}
+		// The failure is recorded; the upstream answers the anchor's own
+		// probe, so it was not the machine's.
+		if p.Failure() == "" || p.Probe(context.Background()) != nil {
+			t.Errorf("failure %q, probe %v; want a failure the probe clears", p.Failure(), p.Probe(context.Background()))
 		}
 	})
 }
 
 func TestProxyFailure(t *testing.T) {
-	// A dead upstream: 502, a reason without the key, nothing charged.
+	// A dead upstream: 502, a reason without the key, nothing charged (the
+	// request reached no one), and the probe fails.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -585,37 +591,40 @@ func TestProxyFailure(t *testing.T) {
 	if in, out := p.Used(); in+out != 0 {
 		t.Errorf("a request that reached no one was charged %d", in+out)
 	}
-	// The upstream comes up at that address: a success clears the failure.
+	if err := p.Probe(context.Background()); err == nil || strings.Contains(err.Error(), secret) {
+		t.Errorf("probe of a dead upstream: %v", err)
+	}
+	// The upstream comes up at that address, answering everyone 503: the
+	// failure is recorded, relayed without the key, and the probe fails
+	// too, so it is the machine's.
 	ln, err = net.Listen("tcp", addr)
 	if err != nil {
 		t.Skipf("cannot listen again on %s: %v", addr, err)
 	}
-	m := &meter{reply: 5}
+	m := &meter{reply: 5, status: http.StatusServiceUnavailable}
 	srv := httptest.NewUnstartedServer(m)
 	srv.Listener.Close()
 	srv.Listener = ln
 	srv.Start()
 	defer srv.Close()
-	if resp, out := post(t, c, "/v1/chat/completions", chat(300, "")); resp.StatusCode != 200 || p.Failure() != "" {
-		t.Errorf("after recovery: %d %s, failure %q", resp.StatusCode, out, p.Failure())
-	}
-	// A 5xx after the upstream has served this run: relayed without the
-	// key, but the harness chose the request that provoked it, so it is no
-	// failure of the machine's.
-	m.status = http.StatusServiceUnavailable
-	resp, out = post(t, c, "/v1/chat/completions", chat(300, ""))
-	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(out, secret) || p.Failure() != "" {
-		t.Errorf("5xx after a success: %d %s, failure %q", resp.StatusCode, out, p.Failure())
-	}
-	// A 5xx from an upstream that has not served the run yet is the model
-	// server's failure.
 	p2, c2 := serveProxy(t, ProxyConfig{API: "openai", Upstream: srv.URL, Model: "m", Key: secret, Budget: 100000})
 	resp, out = post(t, c2, "/v1/chat/completions", chat(300, ""))
 	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(out, secret) || !strings.Contains(p2.Failure(), "503") {
-		t.Errorf("5xx first: %d %s, failure %q", resp.StatusCode, out, p2.Failure())
+		t.Errorf("5xx: %d %s, failure %q", resp.StatusCode, out, p2.Failure())
 	}
 	if strings.Contains(p2.Failure(), secret) {
 		t.Errorf("the failure names the key: %q", p2.Failure())
+	}
+	if err := p2.Probe(context.Background()); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Errorf("probe of an upstream that answers 503: %v", err)
+	}
+	// Healthy again: a success clears the failure, and the probe passes.
+	m.status = 0
+	if resp, out := post(t, c2, "/v1/chat/completions", chat(300, "")); resp.StatusCode != 200 || p2.Failure() != "" {
+		t.Errorf("after recovery: %d %s, failure %q", resp.StatusCode, out, p2.Failure())
+	}
+	if err := p2.Probe(context.Background()); err != nil {
+		t.Errorf("probe of a healthy upstream: %v", err)
 	}
 }
 

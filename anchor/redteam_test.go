@@ -239,7 +239,7 @@ func TestRedteamJUnitReport(t *testing.T) {
 			t.Logf("outcome %q score %v: %s", r.Outcome, r.Score, r.Error)
 		case <-time.After(45 * time.Second):
 			t.Error("scoring hangs on a FIFO left at the JUnit report's path")
-			fifos, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", "score", "task", "report.xml"))
+			fifos, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", "score", "work", "task", "report.xml"))
 			for _, f := range fifos { // release the anchor's read
 				if w, err := os.OpenFile(f, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
 					w.Close()
@@ -581,7 +581,7 @@ func TestRedteamCancelledScoringIsCachedAsAScore(t *testing.T) {
 	c, cancel := context.WithCancel(ctx())
 	go func() {
 		for c.Err() == nil {
-			if dirs, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", "score", "task")); len(dirs) > 0 {
+			if dirs, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", "score", "work", "task")); len(dirs) > 0 {
 				time.Sleep(3 * time.Second) // compiled, and inside the slow test
 				cancel()
 			}
@@ -628,7 +628,7 @@ func TestRedteamKilledAnchorLeavesNothingBehind(t *testing.T) {
 	pid := strconv.Itoa(child.Process.Pid)
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		if started, _ := filepath.Glob(filepath.Join(home, "tmp", pid, "*", "work", "started")); len(started) > 0 {
+		if started, _ := filepath.Glob(filepath.Join(home, "tmp", pid, "*", "agent", "work", "started")); len(started) > 0 {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // Run is one runs row: a harness on a task under a model, one repeat.
@@ -33,6 +34,8 @@ type Run struct {
 	Split       string  `json:"split"`
 	Model       string  `json:"model"`
 	Repeat      int     `json:"repeat"`
+	Budget      int64   `json:"budget"`
+	Memory      int64   `json:"memory"`
 	Score       float64 `json:"score"`
 	Passed      int     `json:"passed"`
 	Total       int     `json:"total"`
@@ -47,10 +50,10 @@ type Run struct {
 	Cached      bool    `json:"cached"` // not a column
 }
 
-const runCols = `id, harness_hash, task_hash, task_id, split, model, repeat, score, passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at`
+const runCols = `id, harness_hash, task_hash, task_id, split, model, repeat, budget, memory, score, passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at`
 
 func (r *Run) fields() []any {
-	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Split, &r.Model, &r.Repeat, &r.Score, &r.Passed, &r.Total,
+	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Split, &r.Model, &r.Repeat, &r.Budget, &r.Memory, &r.Score, &r.Passed, &r.Total,
 		&r.TokensIn, &r.TokensOut, &r.WallMS, &r.ExitCode, &r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt}
 }
 
@@ -67,14 +70,16 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 	if err != nil {
 		return Run{}, fmt.Errorf("read task %s: %w", t.ID, err)
 	}
-	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Split: t.Split, Model: a.Model(), Repeat: repeat, ExitCode: -1, Total: 1}
+	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Split: t.Split, Model: a.Model(), Repeat: repeat,
+		Budget: a.Budget, Memory: a.Memory, ExitCode: -1, Total: 1}
 	// Every run that was the harness's doing is the answer, failures too:
 	// were they re-run, a harness could redraw its losses and keep its
 	// wins. The machine's failures (infra) are run again, and so are runs
 	// of ledgers from before outcomes, which an older, forgeable scoring
 	// counted.
 	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ?
-		AND repeat = ? AND outcome NOT IN ('', 'infra') ORDER BY created_at DESC LIMIT 1`, hash, base.TaskHash, base.Model, repeat)
+		AND repeat = ? AND budget = ? AND memory = ? AND outcome NOT IN ('', 'infra') ORDER BY created_at DESC LIMIT 1`,
+		hash, base.TaskHash, base.Model, repeat, a.Budget, a.Memory)
 	if err != nil {
 		return Run{}, fmt.Errorf("read the run cache: %w", err)
 	}
@@ -91,7 +96,9 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		} else {
 			a.attempt(ctx, t, &r)
 		}
+		r.Total = max(r.Total, 1) // a score is always a number
 		r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(r.Total)
+		r.Error = strings.Map(printable, r.Error)
 		if err := put(a.db, "runs", runCols, r.fields()...); err != nil {
 			return r, fmt.Errorf("record run: %w", err)
 		}
@@ -107,20 +114,26 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 // attempt fills in r: build, agent sandbox, scoring sandbox. What goes
 // wrong is written into r, not returned.
 func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
+	// The agent's sandbox writes only in tmp/agent, its own bounded space;
+	// scoring gets another, so an agent that fills its own (bytes or inodes)
+	// cannot make scoring fail and its loss a redraw.
 	tmp, err := a.scratch(r.ID)
+	if err == nil {
+		err = os.Mkdir(filepath.Join(tmp, "agent"), 0o755)
+	}
 	if err != nil {
 		r.Outcome, r.Error = "infra", err.Error()
 		return
 	}
 	defer os.RemoveAll(tmp)
-	defer bound(tmp, runDisk)()                      // unmounted before the folder is removed
-	sockDir, err := os.MkdirTemp("", "anchor-sock-") // short: a socket path has at most 107 bytes
+	defer bound(filepath.Join(tmp, "agent"), runDisk)() // unmounted before the folder is removed
+	sockDir, err := os.MkdirTemp("", "anchor-sock-")    // short: a socket path has at most 107 bytes
 	if err != nil {
 		r.Outcome, r.Error = "infra", err.Error()
 		return
 	}
 	defer os.RemoveAll(sockDir)
-	work, sock := filepath.Join(tmp, "work"), filepath.Join(sockDir, "model.sock")
+	work, sock := filepath.Join(tmp, "agent", "work"), filepath.Join(sockDir, "model.sock")
 	bin, err := a.build(ctx, r.HarnessHash)
 	if errors.Is(err, errNoBuild) {
 		r.Outcome, r.Error = "build", err.Error()
@@ -135,7 +148,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 		},
 		func() { warm, err = WarmCache() },
 		func() {
-			proxy, err = StartProxy(sock, ProxyConfig{API: a.API, Upstream: a.URL, Model: a.ModelName, Key: a.key, Budget: a.Budget, Seed: r.Repeat})
+			proxy, err = StartProxy(sock, ProxyConfig{API: a.API, Upstream: a.URL, Model: a.ModelName, Key: a.key, Options: a.Options, Budget: a.Budget, Seed: r.Repeat})
 		},
 	} {
 		if err == nil {
@@ -156,7 +169,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	case err != nil || ctx.Err() != nil:
 		r.Outcome, r.Error = "infra", errors.Join(err, ctx.Err()).Error()
 		return
-	case proxy.Failure() != "":
+	case proxy.Failure() != "" && proxy.Probe(ctx) != nil:
 		r.Outcome, r.Error = "infra", "the model server failed: "+proxy.Failure()
 		return
 	case timedOut:
@@ -176,6 +189,9 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	}
 	r.Passed, r.Total = s.Passed, s.Total
 	r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, "ok"), strings.Trim(r.Error+"; "+s.Error, "; ")
+	if s.Outcome == "infra" { // the machine's failure, told without the harness's own words
+		r.Error = s.Error
+	}
 }
 
 // scratch makes a folder for one job under tmp/<pid>, which sweep removes,
@@ -246,6 +262,15 @@ var anchorBuild = sync.OnceValue(func() string {
 	sum := sha256.Sum256(self)
 	return hex.EncodeToString(sum[:])
 })
+
+// printable keeps a rune of error text, or replaces a control character:
+// the text is often the harness's own output, and is printed on terminals.
+func printable(c rune) rune {
+	if unicode.IsControl(c) {
+		return '?'
+	}
+	return c
+}
 
 // errNoBuild marks a harness that does not compile: the harness's 0.
 var errNoBuild = errors.New("harness does not build")

@@ -200,10 +200,11 @@ func warn(key, msg string) {
 
 // bound mounts a tmpfs of size bytes on dir, so that everything a run
 // writes there counts against that size (and against the memory cgroup of
-// whoever writes it). Where mounting is not allowed it says so once and
-// leaves dir a plain folder.
+// whoever writes it), and against an inode for each 4 KiB. Where mounting
+// is not allowed it says so once and leaves dir a plain folder.
 func bound(dir string, size int) func() {
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "size="+strconv.Itoa(size)); err != nil {
+	opts := "size=" + strconv.Itoa(size) + ",nr_inodes=" + strconv.Itoa(size/4096)
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
 		warn("disk", "cannot mount a sized tmpfs for runs ("+err.Error()+"); a run's files are capped per file only")
 		return func() {}
 	}

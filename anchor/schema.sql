@@ -1,5 +1,5 @@
 CREATE TABLE IF NOT EXISTS runs(id TEXT PRIMARY KEY, harness_hash TEXT, task_hash TEXT, task_id TEXT, split TEXT, model TEXT,
-  repeat INTEGER NOT NULL DEFAULT 0, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER,
+  repeat INTEGER NOT NULL DEFAULT 0, budget INTEGER NOT NULL DEFAULT 0, memory INTEGER NOT NULL DEFAULT 0, score REAL, passed INTEGER, total INTEGER, tokens_in INTEGER, tokens_out INTEGER,
   wall_ms INTEGER, exit_code INTEGER, trace_path TEXT, outcome TEXT NOT NULL DEFAULT '', error TEXT NOT NULL DEFAULT '', created_at TEXT);
 CREATE TABLE IF NOT EXISTS evals(id INTEGER PRIMARY KEY, harness_hash TEXT, split TEXT, model TEXT, score REAL, n_tasks INTEGER, cached INTEGER, created_at TEXT);
 CREATE TABLE IF NOT EXISTS generations(gen INTEGER PRIMARY KEY, parent_gen INTEGER, harness_hash TEXT, diff_hash TEXT, component TEXT,
@@ -15,6 +15,8 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 -- its own, and "duplicate column" means the column is already there.
 ALTER TABLE runs ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN outcome TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN budget INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN memory INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE generations ADD COLUMN goal TEXT NOT NULL DEFAULT '';
 ALTER TABLE generations ADD COLUMN train_fixed INTEGER;
 ALTER TABLE generations ADD COLUMN train_broken INTEGER;
@@ -22,4 +24,5 @@ ALTER TABLE generations ADD COLUMN train_p REAL;
 ALTER TABLE generations ADD COLUMN holdout_fixed INTEGER;
 ALTER TABLE generations ADD COLUMN holdout_broken INTEGER;
 ALTER TABLE generations ADD COLUMN holdout_p REAL;
-CREATE INDEX IF NOT EXISTS runs_key ON runs(harness_hash, task_hash, model, repeat);
+DROP INDEX IF EXISTS runs_key;
+CREATE INDEX IF NOT EXISTS runs_cache ON runs(harness_hash, task_hash, model, repeat, budget, memory);

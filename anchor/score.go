@@ -73,14 +73,16 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	if err != nil {
 		return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
 	}
-	// Its own bounded space, twice a run's, so an agent that filled its own
-	// cannot starve scoring. A tree that cannot be written (a folder where a
-	// test file goes) is the tree's fault, never the machine's.
+	// Its own bounded space, twice a run's, holding the sandbox's /work and
+	// its scratch, so an agent that filled its own cannot starve scoring. A
+	// tree that cannot be written (a folder where a test file goes) is the
+	// tree's fault, never the machine's.
 	defer bound(dir, 2*runDisk)()
-	if err := WriteTree(filepath.Join(dir, "task"), files); err != nil {
+	work := filepath.Join(dir, "work")
+	if err := WriteTree(filepath.Join(work, "task"), files); err != nil {
 		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
 	}
-	box := Box{Work: dir, Cache: warm, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
+	box := Box{Work: work, Cache: warm, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
 		Memory: memory, Output: 32 << 20} // every event of go test -json must be seen
 	code, out, timedOut, err := box.Run(ctx)
 	switch {
@@ -91,7 +93,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	}
 	var report []byte
 	if t.JUnit != "" {
-		if f, err := openData(filepath.Join(dir, "task"), t.JUnit); err == nil {
+		if f, err := openData(filepath.Join(work, "task"), t.JUnit); err == nil {
 			report, _ = io.ReadAll(io.LimitReader(f, 16<<20)) // a longer report is cut, and fails to parse
 			f.Close()
 		}
@@ -246,8 +248,8 @@ func junit(report []byte, exit int) Scored {
 			s.Passed++
 		}
 	}
-	if exit != 0 && s.Passed == s.Total {
-		s.Total++ // the command failed for a reason no test reported
+	if s.Total == 0 || (exit != 0 && s.Passed == s.Total) {
+		s.Total++ // no test case, or the command failed for a reason no test reported
 	}
 	return s
 }
