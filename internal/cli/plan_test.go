@@ -65,3 +65,33 @@ func TestPlanCommand(t *testing.T) {
 		}
 	}
 }
+
+// The bundled suite is sized for the gate (issue #13): on a coin-flip
+// baseline at K = 1, a +20-point holdout gain is accepted with at least 80%
+// power, at every seed tried.
+func TestBundledSuiteDetectsTwentyPoints(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	suite := filepath.Join(filepath.Dir(file), "..", "..", "tasks", "example")
+	for _, seed := range []string{"1", "2", "3"} {
+		var out bytes.Buffer
+		args := []string{"--p", "0.5", "--tasks", suite, "--seed", seed, "--json", "--home", t.TempDir()}
+		if err := planTo(context.Background(), args, &out); err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			HoldoutTasks int `json:"holdout_tasks"`
+			Gains        []struct {
+				Gain  float64  `json:"gain"`
+				Power *float64 `json:"power"`
+			} `json:"gains"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatalf("%v: %s", err, out.String())
+		}
+		for _, g := range r.Gains {
+			if g.Gain == 0.20 && (g.Power == nil || *g.Power < 0.80) {
+				t.Errorf("seed %s: +20 points on %d holdout tasks is accepted with power %v, want at least 0.80", seed, r.HoldoutTasks, g.Power)
+			}
+		}
+	}
+}
