@@ -199,8 +199,8 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 	}
 	// max_tokens is always set, as Ollama reads no other; the other limits
 	// are capped where given (llama.cpp's server prefers n_predict), and so
-	// is n, the number of replies.
-	for k, most := range map[string]int64{"max_tokens": limit, "max_completion_tokens": limit, "n_predict": limit, "n": 1} {
+	// are n, the number of replies, and vLLM's best_of, the number drawn.
+	for k, most := range map[string]int64{"max_tokens": limit, "max_completion_tokens": limit, "n_predict": limit, "n": 1, "best_of": 1} {
 		n := most
 		if v, ok := req[k].(json.RawMessage); ok && (json.Unmarshal(v, &n) != nil || n < 1) {
 			return nil, fmt.Errorf("%q must be a positive integer", k)

@@ -487,6 +487,9 @@ func TestProxyPinsAndCaps(t *testing.T) {
 		{"openai max_completion_tokens", "openai", `,"max_completion_tokens":1000000`, map[string]any{"max_completion_tokens": "left", "max_tokens": "left"}},
 		{"openai n_predict", "openai", `,"n_predict":1000000`, map[string]any{"n_predict": "left"}},
 		{"openai n", "openai", `,"n":8`, map[string]any{"n": 1.0}},
+		{"vllm best_of", "openai", `,"n":1,"best_of":8`, map[string]any{"best_of": 1.0}},
+		{"operator's options win", "openai", `,"temperature":2,"options":{"num_ctx":99}`,
+			map[string]any{"temperature": 0.0, "options": map[string]any{"num_ctx": 8192.0}, "keep_alive": "5m"}},
 		{"openai stream", "openai", `,"stream":true`, map[string]any{"stream_options": map[string]any{"include_usage": true}}},
 		{"anthropic absent", "anthropic", `,"stream":true`, map[string]any{"max_tokens": "left", "model": "frozen-model", "seed": nil, "stream_options": nil}},
 		{"anthropic larger", "anthropic", `,"max_tokens":1000000`, map[string]any{"max_tokens": "left"}},
@@ -494,7 +497,8 @@ func TestProxyPinsAndCaps(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := startMeter(t, 5)
-			_, c := serveProxy(t, ProxyConfig{API: tt.api, Upstream: m.url, Model: "frozen-model", Key: secret, Budget: budget, Seed: 7})
+			_, c := serveProxy(t, ProxyConfig{API: tt.api, Upstream: m.url, Model: "frozen-model", Key: secret, Budget: budget, Seed: 7,
+				Options: `{"temperature":0,"options":{"num_ctx":8192},"keep_alive":"5m"}`})
 			body := chat(300, tt.extra)
 			if resp, out := post(t, c, chatPath(tt.api), body); resp.StatusCode != 200 {
 				t.Fatalf("%d %s", resp.StatusCode, out)
@@ -685,5 +689,39 @@ func benchStream(b *testing.B, c *http.Client, url string, srv *fakemodel.Server
 		if resp.StatusCode != 200 || n < 1000 {
 			b.Fatalf("status %d, %d bytes", resp.StatusCode, n)
 		}
+	}
+}
+
+// TestProxyTextOnly: only text content parts and the harness's own tool
+// calls and results reach the model. Media parts are billed by the provider
+// per item, not by their bytes, and one given by URL is fetched from the
+// network (red team three tests both end to end).
+func TestProxyTextOnly(t *testing.T) {
+	m := startMeter(t, 5)
+	_, c := serveProxy(t, ProxyConfig{API: "anthropic", Upstream: m.url, Model: "m", Key: secret, Budget: 1 << 30})
+	for _, tt := range []struct {
+		name, messages string
+		ok             bool
+	}{
+		{"text", `[{"role":"user","content":"hi"}]`, true},
+		{"blocks", `[{"role":"user","content":[{"type":"text","text":"hi"}]}]`, true},
+		{"tool use and result", `[{"role":"assistant","content":[{"type":"tool_use","id":"1","name":"f","input":{"type":"image"}}]},` +
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"1","content":[{"type":"text","text":"ok"}]}]}]`, true},
+		{"openai image", `[{"role":"user","content":[{"type":"image_url","image_url":{"url":"http://x.example/a.png"}}]}]`, false},
+		{"anthropic image in a tool result", `[{"role":"user","content":[{"type":"tool_result","tool_use_id":"1",` +
+			`"content":[{"type":"image","source":{"type":"url","url":"http://x.example/a.png"}}]}]}]`, false},
+		{"document", `[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"http://x.example/a.pdf"}}]}]`, false},
+		{"audio", `[{"role":"user","content":[{"type":"input_audio","input_audio":{"data":"AAAA","format":"wav"}}]}]`, false},
+		{"ollama images", `[{"role":"user","content":"what is this","images":["AAAA"]}]`, false},
+		{"an unknown part", `[{"role":"user","content":[{"type":"video_url","video_url":{"url":"http://x.example/v"}}]}]`, false},
+	} {
+		resp, out := post(t, c, "/v1/messages", `{"messages":`+tt.messages+`}`)
+		if ok := resp.StatusCode == 200; ok != tt.ok {
+			t.Errorf("%s: %d %s", tt.name, resp.StatusCode, out)
+		}
+	}
+	resp, out := post(t, c, "/v1/messages", `{"system":[{"type":"image","source":{"type":"base64","data":"AAAA"}}],"messages":[]}`)
+	if resp.StatusCode != 400 {
+		t.Errorf("an image in the system blocks: %d %s", resp.StatusCode, out)
 	}
 }
