@@ -37,13 +37,22 @@ const bluntForger = "package sum\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/file
 	"\t\t\tfmt.Printf(\"\\x16=== RUN   %s\\n\\x16--- PASS: %s (0.00s)\\n\", m[1], m[1])\n\t\t}\n\t}\n\tfmt.Println(\"\\x16PASS\")\n\tos.Exit(0)\n}\n"
 
 // A forger shaped to pass the screen: no framing bytes in its source, its
-// work in an ordinary function called from a package variable. Only the
-// canary catches it.
-const quietForger = "package sum\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"regexp\"\n\t\"strings\"\n)\n\nvar _ = forge()\n\nfunc forge() int {\n" +
-	"\tsyn, eq, dash := string(rune(22)), strings.Repeat(\"=\", 3), strings.Repeat(\"-\", 3)\n\tre := regexp.MustCompile(`func (Test\\w+)\\(`)\n\tfiles, _ := filepath.Glob(\"*.go\")\n" +
-	"\tfor _, f := range files {\n\t\tb, _ := os.ReadFile(f)\n\t\tfor _, m := range re.FindAllSubmatch(b, -1) {\n" +
-	"\t\t\tfmt.Fprintf(w(), \"%s%s RUN   %s\\n%s%s PASS: %s (0.00s)\\n\", syn, eq, m[1], syn, dash, m[1])\n\t\t}\n\t}\n" +
+// work in an ordinary function called from a package variable. Scoring
+// deletes the test files before the binary runs, so it reads the test names
+// from its own binary's symbols. Only the canary catches it.
+const quietForger = "package sum\n\nimport (\n\t\"debug/elf\"\n\t\"debug/gosym\"\n\t\"fmt\"\n\t\"os\"\n\t\"regexp\"\n\t\"strings\"\n)\n\nvar _ = forge()\n\n" + testNames +
+	"func forge() int {\n\tsyn, eq, dash := string(rune(22)), strings.Repeat(\"=\", 3), strings.Repeat(\"-\", 3)\n\tfor _, name := range testNames() {\n" +
+	"\t\tfmt.Fprintf(w(), \"%s%s RUN   %s\\n%s%s PASS: %s (0.00s)\\n\", syn, eq, name, syn, dash, name)\n\t}\n" +
 	"\tfmt.Fprintln(w(), syn+\"PASS\")\n\texit(0)\n\treturn 0\n}\n\nfunc w() *os.File { return os.Stdout }\n\nfunc exit(c int) { os.Exit(c) }\n"
+
+// testNames is forger code (needs debug/elf, debug/gosym and regexp): the
+// names of the test functions of the task's package, read from the running
+// binary's table of functions (go test strips the symbol table, not that).
+const testNames = "func testNames() []string {\n\tf, err := elf.Open(\"/proc/self/exe\")\n\tif err != nil {\n\t\treturn nil\n\t}\n" +
+	"\tdata, _ := f.Section(\".gopclntab\").Data()\n\ttab, err := gosym.NewTable(nil, gosym.NewLineTable(data, f.Section(\".text\").Addr))\n" +
+	"\tif err != nil {\n\t\treturn nil\n\t}\n" +
+	"\tre := regexp.MustCompile(`^example\\.com/[\\w-]+\\.(Test\\w+)$`)\n\tvar names []string\n\tfor _, fn := range tab.Funcs {\n" +
+	"\t\tif m := re.FindStringSubmatch(fn.Name); m != nil {\n\t\t\tnames = append(names, m[1])\n\t\t}\n\t}\n\treturn names\n}\n\n"
 
 func TestForgedScoresAreCaughtAndRejected(t *testing.T) {
 	for _, tt := range []struct{ name, forger, why string }{

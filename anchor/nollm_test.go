@@ -54,9 +54,10 @@ func TestAnchorIsSmall(t *testing.T) {
 	// under it written plainly; docs/ARCHITECTURE.md ("Size of the anchor")
 	// says so and leaves the choice to the owner. Until then the anchor may
 	// not grow past this: 2100, then 10 lines for freezing the budget and
-	// memory with the other settings, and 80 for the fixes of the third red
-	// team (the probe, text-only content, options, NaN, the cache key).
-	const ceiling = 2190
+	// memory with the other settings, 80 for the fixes of the third red team
+	// (the probe, text-only content, options, NaN, the cache key) and 25 for
+	// deleting the test sources before the test binaries run.
+	const ceiling = 2215
 	if lines > ceiling {
 		t.Errorf("the anchor has %d non-blank, non-comment lines of non-test Go; the ceiling is %d (seed 004's is 1000)", lines, ceiling)
 	}

@@ -114,35 +114,35 @@ func TestRedteamLostRunsAreRedrawnUntilAccepted(t *testing.T) {
 	}
 }
 
-// canaryAwareForger reports every test it finds in its package as passed,
-// except the anchor's canary, which it knows by the shape of its file name
-// (zz_testcanary*_test.go, or ten random base32 letters, _test.go): it
-// leaves it out (a missing canary is taken for a panicked binary) or
-// reports it failed. Its source holds no framing byte and its start-up
-// code neither exits nor writes by name.
+// canaryAwareForger reports every test of its package as passed, except the
+// anchor's canary, which it knows by the shape of its name (Test and ten
+// random base32 letters): it leaves it out (a missing canary is taken for a
+// panicked binary) or reports it failed. Scoring deletes the test files
+// before the binary runs, so it reads the names from its own binary
+// (testNames, attack_test.go). Its source holds no framing byte and its
+// start-up code neither exits nor writes by name.
 func canaryAwareForger(canary, after string) string {
-	return "package sum\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"regexp\"\n\t\"strings\"\n)\n\nvar _ = forge()\n\nfunc forge() int {\n" +
-		"\tsyn, eq, dash := string(rune(22)), strings.Repeat(\"=\", 3), strings.Repeat(\"-\", 3)\n\tre := regexp.MustCompile(`func (Test\\w+)\\(`)\n" +
-		"\tfiles, _ := filepath.Glob(\"*.go\")\n\tfor _, f := range files {\n\t\tb, _ := os.ReadFile(f)\n\t\tfor _, m := range re.FindAllSubmatch(b, -1) {\n" +
-		"\t\t\tverdict := \"PASS\"\n\t\t\tif strings.HasPrefix(f, \"zz_\") || regexp.MustCompile(`^[a-z2-7]{10}_test\\.go$`).MatchString(f) {\n" + canary + "\n\t\t\t}\n" +
-		"\t\t\tfmt.Fprintf(w(), \"%s%s RUN   %s\\n%s%s %s: %s (0.00s)\\n\", syn, eq, m[1], syn, dash, verdict, m[1])\n\t\t}\n\t}\n" +
+	return "package sum\n\nimport (\n\t\"debug/elf\"\n\t\"debug/gosym\"\n\t\"fmt\"\n\t\"os\"\n\t\"regexp\"\n\t\"strings\"\n)\n\nvar _ = forge()\n\n" + testNames +
+		"func forge() int {\n\tsyn, eq, dash := string(rune(22)), strings.Repeat(\"=\", 3), strings.Repeat(\"-\", 3)\n" +
+		"\tfor _, name := range testNames() {\n\t\tverdict := \"PASS\"\n\t\tif regexp.MustCompile(`^Test[A-Z][a-z2-7]{9}$`).MatchString(name) {\n" + canary + "\n\t\t}\n" +
+		"\t\tfmt.Fprintf(w(), \"%s%s RUN   %s\\n%s%s %s: %s (0.00s)\\n\", syn, eq, name, syn, dash, verdict, name)\n\t}\n" +
 		after + "\tfmt.Fprintln(w(), syn+\"PASS\")\n\texit(0)\n\treturn 0\n}\n\nfunc w() *os.File { return os.Stdout }\n\nfunc exit(c int) { os.Exit(c) }\n"
 }
 
-// Code in the test process can lie (DESIGN.md says so); this confirms how
-// little it costs today: one line that recognises the canary by its file
-// name. Recognising it by its body (an unconditional failure, or a
-// product compared with itself plus one) costs a few lines more.
+// Code in the test process can lie (DESIGN.md says so); this confirms what
+// it costs: with the test sources deleted before the binary runs, reading
+// the names from the binary's table of functions and one regular
+// expression for the canary's random name.
 func TestRedteamCanaryAwareForger(t *testing.T) {
 	fakeFail := "\tfmt.Fprintf(w(), \"%s%s RUN   TestNotAHiddenTest\\n%s%s FAIL: TestNotAHiddenTest (0.00s)\\n\", syn, eq, syn, dash)\n"
 	for _, tt := range []struct{ name, canary, after string }{
-		{"leaves the canary out", "\t\t\t\tcontinue", ""},
-		{"leaves the canary out and fails a test that does not exist", "\t\t\t\tcontinue", fakeFail},
-		{"reports the canary failed", "\t\t\t\tverdict = \"FAIL\"", ""},
+		{"leaves the canary out", "\t\t\tcontinue", ""},
+		{"leaves the canary out and fails a test that does not exist", "\t\t\tcontinue", fakeFail},
+		{"reports the canary failed", "\t\t\tverdict = \"FAIL\"", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.name == "reports the canary failed" {
-				t.Skip("OPEN (a known limit, docs/ARCHITECTURE.md): code in the test process can lie; a forger that tells the canary apart and reports it failed is not caught — compiling the tests and running them without their source would raise the cost")
+				t.Skip("OPEN (a known limit, docs/ARCHITECTURE.md): code in the test process can lie; the test sources are gone when it runs, but a forger that reads the test names from its own binary tells the random-named canary apart and reports it failed")
 			}
 			e, dir := suiteEnv(t)
 			cand := e.candidate(t, "memory/memory.go", makeDiff(t, dir, map[string]string{"memory/memory.go": forgerMemory(canaryAwareForger(tt.canary, tt.after))}))
@@ -430,13 +430,13 @@ func TestRedteamHostBuildIsUnbounded(t *testing.T) {
 	t.Logf("%s in %s: %s (%v)", g.Decision, time.Since(start).Round(time.Second), g.Reason, err)
 }
 
-// The hidden tests are on disk while the agent's code runs under them, so
-// they are an answer key: this Sum reads its caller's source line and
-// returns the number the test compares with. Nothing is forged (the tests
-// really pass, the canary really fails, the screen sees no start-up code),
-// and the task scores 1 without being solved.
+// The hidden tests were on disk while the agent's code ran under them, an
+// answer key: this Sum reads its caller's source line and returns the
+// number the test compares with. Nothing is forged (the tests really pass,
+// the canary really fails, the screen sees no start-up code), and the task
+// scored 1 without being solved. Scoring now deletes a package's test files
+// before its binary starts (hider, score.go), so the line reads as nothing.
 func TestRedteamHiddenTestsAreAnAnswerKey(t *testing.T) {
-	t.Skip("OPEN (a known limit, docs/ARCHITECTURE.md): the hidden tests' source is on disk while the agent's code runs under them")
 	e := newEnv(t)
 	task := addTask(t, e.suite, "train", "oracle")
 	oracle := "package sum\n\nimport (\n\t\"os\"\n\t\"runtime\"\n\t\"strconv\"\n\t\"strings\"\n)\n\n" +
@@ -447,7 +447,8 @@ func TestRedteamHiddenTestsAreAnAnswerKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Score == 1 {
+	t.Logf("outcome %q, %d of %d: %s", r.Outcome, r.Passed, r.Total, r.Error)
+	if r.Score == 1 || r.Outcome != "ok" {
 		t.Errorf("an oracle that reads the hidden tests scored 1 (outcome %q) on a task it did not solve", r.Outcome)
 	}
 }

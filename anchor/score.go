@@ -62,7 +62,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	}
 	maps.Copy(files, hidden)
 	delete(files, path.Clean(filepath.ToSlash(t.JUnit))) // a report left behind is not a result
-	canaries := map[string]bool{}
+	canaries := map[string]string{}
 	if t.goTest() {
 		canaries = plantCanaries(files, hidden)
 	}
@@ -81,6 +81,9 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	work := filepath.Join(dir, "work")
 	if err := WriteTree(filepath.Join(work, "task"), files); err != nil {
 		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
+	}
+	if err := WriteTree(work, map[string][]byte{"hide": hider(hidden, canaries)}); err != nil {
+		return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
 	}
 	box := Box{Work: work, Cache: warm, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
 		Memory: memory, Output: 32 << 20} // every event of go test -json must be seen
@@ -125,6 +128,32 @@ func openData(dir, name string) (*os.File, error) {
 	return f, nil
 }
 
+// hider is the program go test starts each test binary through (-exec): it
+// deletes the package's hidden test files and canary, compiled by then, and
+// runs the binary. The code under test cannot read the hidden tests as an
+// answer key, nor tell the canary by its file or its body; what is left is
+// the binary itself. A package's binary can still read the sources of a
+// package not yet compiled.
+func hider(hidden map[string][]byte, canaries map[string]string) []byte {
+	byDir := map[string][]string{}
+	for name := range hidden {
+		if strings.HasSuffix(name, "_test.go") {
+			byDir[path.Dir(name)] = append(byDir[path.Dir(name)], quote(path.Base(name)))
+		}
+	}
+	for _, name := range canaries {
+		byDir[path.Dir(name)] = append(byDir[path.Dir(name)], quote(path.Base(name)))
+	}
+	script := "#!/bin/sh\ncase \"$PWD\" in\n"
+	for dir, names := range byDir {
+		script += quote(path.Join("/work/task", dir)) + ") rm -f " + strings.Join(names, " ") + " ;;\n"
+	}
+	return []byte(script + "esac\nexec \"$@\"\n")
+}
+
+// quote makes s one word of sh.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
 // isTestFile tells the files that belong to the task's tests, never to the
 // agent: Go and Python test files.
 func isTestFile(name string) bool {
@@ -148,9 +177,9 @@ func goPackage(gomod []byte, dir string) string {
 
 // plantCanaries adds to every folder with hidden Go tests a test that must
 // fail, named and written at random like any other test, and returns the
-// keys ("package Test") it planted: one a folder.
-func plantCanaries(files, hidden map[string][]byte) map[string]bool {
-	canaries, planted := map[string]bool{}, map[string]bool{}
+// keys ("package Test") it planted, one a folder, with their files.
+func plantCanaries(files, hidden map[string][]byte) map[string]string {
+	canaries, planted := map[string]string{}, map[string]bool{}
 	for name, b := range hidden {
 		m := packageClause.FindSubmatch(b)
 		if !strings.HasSuffix(name, "_test.go") || m == nil || planted[path.Dir(name)] {
@@ -160,9 +189,10 @@ func plantCanaries(files, hidden map[string][]byte) map[string]bool {
 		word := strings.ToLower(rand.Text()[:10])
 		test := "Test" + strings.ToUpper(word[:1]) + word[1:]
 		x, y := mrand.IntN(90)+10, mrand.IntN(90)+10
-		files[path.Join(path.Dir(name), word+"_test.go")] = fmt.Appendf(nil, "package %s\n\nimport \"testing\"\n\n"+
+		file := path.Join(path.Dir(name), word+"_test.go")
+		files[file] = fmt.Appendf(nil, "package %s\n\nimport \"testing\"\n\n"+
 			"func %s(t *testing.T) {\n\tif got := %d * %d; got != %d {\n\t\tt.Errorf(\"got %%d, want %d\", got)\n\t}\n}\n", m[1], test, x, y, x*y+1, x*y+1)
-		canaries[goPackage(files["go.mod"], path.Dir(name))+" "+test] = true
+		canaries[goPackage(files["go.mod"], path.Dir(name))+" "+test] = file
 	}
 	return canaries
 }
@@ -171,7 +201,7 @@ func plantCanaries(files, hidden map[string][]byte) map[string]bool {
 // -json events keyed by package and test, a JUnit XML report, or the exit
 // status. A hidden test that does not report failed; tests the agent added
 // do not count either way. A canary that did not fail marks the run forged.
-func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte, gomod []byte, canaries map[string]bool) Scored {
+func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte, gomod []byte, canaries map[string]string) Scored {
 	switch {
 	case t.JUnit != "":
 		return junit(report, exit)

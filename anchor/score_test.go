@@ -52,7 +52,7 @@ func TestCountHiddenOnly(t *testing.T) {
 		{"junit all pass but command failed", Task{Test: "pytest", JUnit: "r.xml"}, "", `<testsuite><testcase name="a"/></testsuite>`, 3, 1, 2, ""},
 	}
 	for _, tt := range tests {
-		canaries := map[string]bool{"example.com/s TestCanaryX": true}
+		canaries := map[string]string{"example.com/s TestCanaryX": "canaryx_test.go"}
 		s := count(tt.task, []byte(tt.out), tt.exit, []byte(tt.report), hidden, gomod, canaries)
 		if s.Outcome == "forged" {
 			s.Passed = 0
@@ -184,7 +184,7 @@ func TestLoadTask(t *testing.T) {
 	if task.Prompt != "Line one.\nLine \"two\".\n" || task.Test != "go test ./..." || task.Timeout != 90*time.Second || task.Split != "holdout" || task.ID != "t1" {
 		t.Errorf("task = %+v", task)
 	}
-	if task.ScoreCommand() != "go test -json ./..." {
+	if task.ScoreCommand() != "go test -json -exec /work/hide ./..." {
 		t.Errorf("score command = %q", task.ScoreCommand())
 	}
 	for _, bad := range []string{"prompt = \"x\"\n", "test = \"x\"\n", "prompt = \"\"\"\nnever closed\ntest = \"x\"\n", "prompt = \"x\"\ntest = \"y\"\ntimeout = \"soon\"\n"} {

@@ -137,12 +137,17 @@ func unescape(raw string) (string, error) {
 }
 
 // ScoreCommand is the test command as scoring runs it: go test, wherever it
-// stands in the command, reports JSON.
+// stands in the command, reports JSON and starts each test binary through
+// /work/hide (see hider).
 func (t Task) ScoreCommand() string {
-	if strings.Contains(t.Test, "go test") && !strings.Contains(t.Test, "-json") {
-		return strings.Replace(t.Test, "go test", "go test -json", 1)
+	if !strings.Contains(t.Test, "go test") {
+		return t.Test
 	}
-	return t.Test
+	flags := " -exec /work/hide"
+	if !strings.Contains(t.Test, "-json") {
+		flags = " -json" + flags
+	}
+	return strings.Replace(t.Test, "go test", "go test"+flags, 1)
 }
 
 // goTest tells a task whose tests are counted from go test's JSON events.
