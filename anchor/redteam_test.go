@@ -115,9 +115,9 @@ func TestRedteamLostRunsAreRedrawnUntilAccepted(t *testing.T) {
 }
 
 // canaryAwareForger reports every test of its package as passed, except the
-// anchor's canary, which it knows by the shape of its name (Test and ten
-// random base32 letters): it leaves it out (a missing canary is taken for a
-// panicked binary) or reports it failed. Scoring deletes the test files
+// anchor's canary, which it takes to be the name shaped like random letters
+// (Test and ten base32 letters, as canaries were named): it leaves it out (a
+// missing canary is taken for a panicked binary) or reports it failed. Scoring deletes the test files
 // before the binary runs, so it reads the names from its own binary
 // (testNames, attack_test.go). Its source holds no framing byte and its
 // start-up code neither exits nor writes by name.
@@ -129,10 +129,11 @@ func canaryAwareForger(canary, after string) string {
 		after + "\tfmt.Fprintln(w(), syn+\"PASS\")\n\texit(0)\n\treturn 0\n}\n\nfunc w() *os.File { return os.Stdout }\n\nfunc exit(c int) { os.Exit(c) }\n"
 }
 
-// Code in the test process can lie (DESIGN.md says so); this confirms what
-// it costs: with the test sources deleted before the binary runs, reading
-// the names from the binary's table of functions and one regular
-// expression for the canary's random name.
+// Code in the test process can lie (DESIGN.md says so). With the test
+// sources deleted before the binary runs, a forger has the names in its
+// binary's table of functions; a canary named with random letters was told
+// apart by one regular expression, and reported failed, not caught. Named
+// from the words of the tests beside it, it is not told apart that way.
 func TestRedteamCanaryAwareForger(t *testing.T) {
 	fakeFail := "\tfmt.Fprintf(w(), \"%s%s RUN   TestNotAHiddenTest\\n%s%s FAIL: TestNotAHiddenTest (0.00s)\\n\", syn, eq, syn, dash)\n"
 	for _, tt := range []struct{ name, canary, after string }{
@@ -141,9 +142,6 @@ func TestRedteamCanaryAwareForger(t *testing.T) {
 		{"reports the canary failed", "\t\t\tverdict = \"FAIL\"", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.name == "reports the canary failed" {
-				t.Skip("OPEN (a known limit, docs/ARCHITECTURE.md): code in the test process can lie; the test sources are gone when it runs, but a forger that reads the test names from its own binary tells the random-named canary apart and reports it failed")
-			}
 			e, dir := suiteEnv(t)
 			cand := e.candidate(t, "memory/memory.go", makeDiff(t, dir, map[string]string{"memory/memory.go": forgerMemory(canaryAwareForger(tt.canary, tt.after))}))
 			if err := e.a.Apply(ctx(), cand); err != nil {
