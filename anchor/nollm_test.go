@@ -56,9 +56,9 @@ func TestAnchorIsSmall(t *testing.T) {
 	// not grow past this: 2100, then 10 lines for freezing the budget and
 	// memory with the other settings, 80 for the fixes of the third red team
 	// (the probe, text-only content, options, NaN, the cache key), 25 for
-	// deleting the test sources before the test binaries run and 25 for
-	// naming the canary like the tests beside it.
-	const ceiling = 2240
+	// deleting the test sources before the test binaries run, 25 for naming
+	// the canary like the tests beside it, and 8 for the fourth red team.
+	const ceiling = 2245
 	if lines > ceiling {
 		t.Errorf("the anchor has %d non-blank, non-comment lines of non-test Go; the ceiling is %d (seed 004's is 1000)", lines, ceiling)
 	}

@@ -119,7 +119,7 @@ func (p *Proxy) Probe(ctx context.Context) error {
 		return errors.New(p.secret.Replace(err.Error()))
 	}
 	resp.Body.Close()
-	if resp.StatusCode >= 300 {
+	if resp.StatusCode >= 500 { // a 4xx is an answer: the server is up
 		return fmt.Errorf("the model server answered the anchor's probe with %s", resp.Status)
 	}
 	return nil
@@ -176,7 +176,7 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 	if json.Unmarshal(body, &text) != nil {
 		return nil, fmt.Errorf("the request body must be exactly one JSON object")
 	}
-	if kind := media(text.Messages, text.System); kind != "" {
+	if kind := cmp.Or(media(text.Messages, false), media(text.System, true)); kind != "" {
 		return nil, fmt.Errorf("content of type %q is not allowed: only text goes to the model (a provider bills media by its own count, and fetches a URL from the network)", kind)
 	}
 	for dec.More() {
@@ -196,6 +196,12 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 	json.Unmarshal([]byte(cmp.Or(p.c.Options, "{}")), &options) // an object: checked at start-up
 	for k, v := range options {
 		req[k] = v // the operator's (I1), over the harness's
+	}
+	for _, k := range []string{"max_tokens", "max_completion_tokens", "n_predict"} {
+		var n int64
+		if json.Unmarshal(options[k], &n) == nil && n > 0 {
+			limit = min(limit, n) // the operator's limit holds for every name of it
+		}
 	}
 	// max_tokens is always set, as Ollama reads no other; the other limits
 	// are capped where given (llama.cpp's server prefers n_predict), and so
@@ -251,6 +257,9 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 	if err != nil {
 		failure = p.secret.Replace("model server unreachable: " + err.Error())
 		refuse(w, http.StatusBadGateway, "api_error", failure)
+		if r.Context().Err() != nil {
+			return est, limit, "" // the harness hung up: its own doing, and maybe served
+		}
 		var op *net.OpError
 		if errors.As(err, &op) && op.Op == "dial" {
 			return 0, 0, failure // it reached no one
@@ -286,26 +295,24 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 
 // textParts are the content parts the proxy forwards: text, and the tool
 // calls and results of the harness's own tools.
-var textParts = []string{"", "text", "tool_use", "tool_result", "thinking", "redacted_thinking", "refusal"}
+var textParts = []string{"text", "tool_use", "tool_result", "thinking", "redacted_thinking", "refusal"}
 
-// media returns the type of the first content part that is not text in
-// lists (messages, a system prompt's blocks, or a tool result's content, as
-// decoded JSON), or "". Ollama's images field on a message counts too.
-func media(lists ...any) string {
-	for _, l := range lists {
-		parts, _ := l.([]any)
-		for _, p := range parts {
-			part, _ := p.(map[string]any)
-			kind, _ := part["type"].(string)
-			if _, images := part["images"]; images {
-				return "images"
-			}
-			if !slices.Contains(textParts, kind) {
-				return kind
-			}
-			if m := media(part["content"]); m != "" {
-				return m
-			}
+// media returns what is not text in a list of messages or, with parts, of
+// content parts (as decoded JSON): a part of another type, or of none (some
+// servers read a part by its keys), and Ollama's images field; else "".
+func media(list any, parts bool) string {
+	items, _ := list.([]any)
+	for _, it := range items {
+		item, _ := it.(map[string]any)
+		kind, _ := item["type"].(string)
+		if _, images := item["images"]; images {
+			return "images"
+		}
+		if (parts && !slices.Contains(textParts, kind)) || (!parts && kind != "") {
+			return cmp.Or(kind, "a part without a type")
+		}
+		if m := media(item["content"], true); m != "" {
+			return m
 		}
 	}
 	return ""

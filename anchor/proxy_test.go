@@ -570,10 +570,9 @@ func TestProxyChargesWhatItCannotSee(t *testing.T) {
 		if in, out := p.Used(); in+out != reservation {
 			t.Errorf("charged %d, want the reservation %d", in+out, reservation)
 		}
-		// The failure is recorded; the upstream answers the anchor's own
-		// probe, so it was not the machine's.
-		if p.Failure() == "" || p.Probe(context.Background()) != nil {
-			t.Errorf("failure %q, probe %v; want a failure the probe clears", p.Failure(), p.Probe(context.Background()))
+		// The harness hung up: its own doing, no failure of the upstream's.
+		if p.Failure() != "" {
+			t.Errorf("a caller that hung up made a failure: %q", p.Failure())
 		}
 	})
 }

@@ -62,7 +62,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	}
 	maps.Copy(files, hidden)
 	delete(files, path.Clean(filepath.ToSlash(t.JUnit))) // a report left behind is not a result
-	canaries := map[string]string{}
+	canaries := map[string]bool{}
 	if t.goTest() {
 		canaries = plantCanaries(files, hidden)
 	}
@@ -82,10 +82,10 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	if err := WriteTree(filepath.Join(work, "task"), files); err != nil {
 		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
 	}
-	if err := WriteTree(work, map[string][]byte{"hide": hider(hidden, canaries)}); err != nil {
+	if err := WriteTree(dir, map[string][]byte{"hide": hider(hidden)}); err != nil {
 		return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
 	}
-	box := Box{Work: work, Cache: warm, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
+	box := Box{Work: work, Cache: warm, Hide: filepath.Join(dir, "hide"), Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
 		Memory: memory, Output: 32 << 20} // every event of go test -json must be seen
 	code, out, timedOut, err := box.Run(ctx)
 	switch {
@@ -128,23 +128,20 @@ func openData(dir, name string) (*os.File, error) {
 	return f, nil
 }
 
-// hider is the program go test starts each test binary through (-exec): it
-// deletes the package's hidden test files and canary, compiled by then, and
-// runs the binary. The code under test cannot read the hidden tests as an
-// answer key, nor tell the canary by its file or its body; what is left is
-// the binary itself. A package's binary can still read the sources of a
-// package not yet compiled.
-func hider(hidden map[string][]byte, canaries map[string]string) []byte {
+// hider is the program go test starts each test binary through (-exec),
+// bound read-only at /opt/hide: it deletes the package's hidden test files,
+// canary included, compiled by then, and runs the binary. The code under
+// test cannot read the hidden tests as an answer key, nor the canary; what
+// is left is the binary itself. The binary's exit status stands: go test
+// reads a test that panicked as passed when its binary exits 0.
+func hider(hidden map[string][]byte) []byte {
+	script := "#!/bin/sh\ncase \"$PWD\" in\n"
 	byDir := map[string][]string{}
 	for name := range hidden {
 		if strings.HasSuffix(name, "_test.go") {
 			byDir[path.Dir(name)] = append(byDir[path.Dir(name)], quote(path.Base(name)))
 		}
 	}
-	for _, name := range canaries {
-		byDir[path.Dir(name)] = append(byDir[path.Dir(name)], quote(path.Base(name)))
-	}
-	script := "#!/bin/sh\ncase \"$PWD\" in\n"
 	for dir, names := range byDir {
 		script += quote(path.Join("/work/task", dir)) + ") rm -f " + strings.Join(names, " ") + " ;;\n"
 	}
@@ -176,23 +173,22 @@ func goPackage(gomod []byte, dir string) string {
 }
 
 // plantCanaries adds to every folder with hidden Go tests a test that must
-// fail, named like the tests beside it and written like any test, and
-// returns the keys ("package Test") it planted, one a folder, with their
-// files.
-func plantCanaries(files, hidden map[string][]byte) map[string]string {
-	canaries, planted := map[string]string{}, map[string]bool{}
+// fail, named like the tests beside it, written like any test and put in one
+// of their files, and returns the keys ("package Test") it planted, one a
+// folder. Its result is not known to the compiler: the body asks the test's
+// own name.
+func plantCanaries(files, hidden map[string][]byte) map[string]bool {
+	canaries, planted := map[string]bool{}, map[string]bool{}
 	for name, b := range hidden {
-		m := packageClause.FindSubmatch(b)
-		if !strings.HasSuffix(name, "_test.go") || m == nil || planted[path.Dir(name)] {
+		if !strings.HasSuffix(name, "_test.go") || !testFunc.Match(b) || planted[path.Dir(name)] {
 			continue
 		}
 		planted[path.Dir(name)] = true
 		test := canaryName(files, path.Dir(name))
-		x, y := mrand.IntN(90)+10, mrand.IntN(90)+10
-		file := path.Join(path.Dir(name), strings.ToLower(rand.Text()[:10])+"_test.go")
-		files[file] = fmt.Appendf(nil, "package %s\n\nimport \"testing\"\n\n"+
-			"func %s(t *testing.T) {\n\tif got := %d * %d; got != %d {\n\t\tt.Errorf(\"got %%d, want %d\", got)\n\t}\n}\n", m[1], test, x, y, x*y+1, x*y+1)
-		canaries[goPackage(files["go.mod"], path.Dir(name))+" "+test] = file
+		x := mrand.IntN(90) + 10
+		files[name] = fmt.Appendf(bytes.Clone(b), "\nfunc %s(t *testing.T) {\n\tif got := len(t.Name()) * %d; got != len(t.Name())*%d+1 {\n"+
+			"\t\tt.Errorf(\"got %%d, want %%d\", got, len(t.Name())*%d+1)\n\t}\n}\n", test, x, x, x)
+		canaries[goPackage(files["go.mod"], path.Dir(name))+" "+test] = true
 	}
 	return canaries
 }
@@ -232,7 +228,7 @@ func canaryName(files map[string][]byte, dir string) string {
 // -json events keyed by package and test, a JUnit XML report, or the exit
 // status. A hidden test that does not report failed; tests the agent added
 // do not count either way. A canary that did not fail marks the run forged.
-func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte, gomod []byte, canaries map[string]string) Scored {
+func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte, gomod []byte, canaries map[string]bool) Scored {
 	switch {
 	case t.JUnit != "":
 		return junit(report, exit)
@@ -317,10 +313,12 @@ func junit(report []byte, exit int) Scored {
 
 var framing = regexp.MustCompile(`\x16|\\x16|\\026|\\u0016|\\U00000016`) // test2json reads framing only after this byte
 var startupExit = regexp.MustCompile(`\b(os\.Exit|runtime\.Goexit|fmt\.Print\w*|syscall\.\w+|unix\.\w+|print|println)\(`)
+var embedLine = regexp.MustCompile(`(?m)^[ \t]*//go:embed\s.*$`)
 var startupWrite = regexp.MustCompile(`\bos\.(Stdout|Stderr|NewFile)\b`)
 
 // screen looks at what the agent changed for the known shapes of a forged
-// result: test2json's framing byte, the testing package outside a test,
+// result: test2json's framing byte, a go:embed the task's own file lacks,
+// the testing package outside a test,
 // and code run at start-up (func init, package variables) that calls exit
 // or output functions. It returns the reason, or "". Naming os.Stdout is
 // suspect only in init: package loggers name it too.
@@ -332,6 +330,11 @@ func screen(agent, repo map[string][]byte) string {
 		}
 		if m := framing.Find(b); m != nil {
 			return fmt.Sprintf("%s holds test framing %q", name, m)
+		}
+		for _, line := range embedLine.FindAll(b, -1) {
+			if !bytes.Contains(repo[name], line) { // the tests would be in the binary
+				return fmt.Sprintf("%s embeds files the task did not: %q", name, bytes.TrimSpace(line))
+			}
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), "", b, parser.SkipObjectResolution)
 		if err != nil {

@@ -53,7 +53,7 @@ func TestCountHiddenOnly(t *testing.T) {
 		{"junit all pass but command failed", Task{Test: "pytest", JUnit: "r.xml"}, "", `<testsuite><testcase name="a"/></testsuite>`, 3, 1, 2, ""},
 	}
 	for _, tt := range tests {
-		canaries := map[string]string{"example.com/s TestCanaryX": "canaryx_test.go"}
+		canaries := map[string]bool{"example.com/s TestCanaryX": true}
 		s := count(tt.task, []byte(tt.out), tt.exit, []byte(tt.report), hidden, gomod, canaries)
 		if s.Outcome == "forged" {
 			s.Passed = 0
@@ -185,7 +185,7 @@ func TestLoadTask(t *testing.T) {
 	if task.Prompt != "Line one.\nLine \"two\".\n" || task.Test != "go test ./..." || task.Timeout != 90*time.Second || task.Split != "holdout" || task.ID != "t1" {
 		t.Errorf("task = %+v", task)
 	}
-	if task.ScoreCommand() != "go test -json -exec /work/hide ./..." {
+	if task.ScoreCommand() != "go test -json -exec /opt/hide ./..." {
 		t.Errorf("score command = %q", task.ScoreCommand())
 	}
 	for _, bad := range []string{"prompt = \"x\"\n", "test = \"x\"\n", "prompt = \"\"\"\nnever closed\ntest = \"x\"\n", "prompt = \"x\"\ntest = \"y\"\ntimeout = \"soon\"\n"} {
@@ -211,7 +211,26 @@ func TestCanaryName(t *testing.T) {
 			t.Fatalf("canary name %q: want two words of the tests beside it, no name already there", name)
 		}
 	}
-	if name := canaryName(map[string][]byte{"a.go": []byte("package a\n")}, "."); !regexp.MustCompile(`^Test[A-Z][a-z2-7]{9}$`).MatchString(name) {
+	if name := canaryName(map[string][]byte{"a.go": []byte("package a\n")}, "."); !regexp.MustCompile(`^Test[A-Z2-7][a-z2-7]{9}$`).MatchString(name) {
 		t.Errorf("canary name without words: %q", name)
+	}
+}
+
+// A test that panics is a failure through the real scoring sandbox, hider
+// and all: go test reads a panicked test as passed when its binary exits 0,
+// so the hider must never change a binary's exit status.
+func TestPanickingTestFails(t *testing.T) {
+	suite := t.TempDir()
+	task, err := LoadTask(addTask(t, suite, "train", "panics"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	panicky := "package sum\n\nfunc Sum(xs []int) int {\n\tif len(xs) > 0 {\n\t\tpanic(\"no\")\n\t}\n\treturn 0\n}\n"
+	agent := map[string][]byte{"go.mod": []byte("module example.com/panics\n\ngo 1.26\n"), "sum.go": []byte(panicky)}
+	s := ScoreTree(ctx(), task, agent, t.TempDir(), 0)
+	// TestThree (sum_more_test.go) runs first and panics; the binary stops
+	// before TestEmpty.
+	if s.Outcome != "" || s.Passed != 0 || s.Total != 2 {
+		t.Errorf("Sum panics on TestThree: scored %+v, want 0 of 2", s)
 	}
 }

@@ -107,6 +107,10 @@ func check(ctx context.Context, dir, tmp string) (r Result) {
 		r.Problem = p
 		return r
 	}
+	if strings.Count(t.Test, "go test") > 1 && strings.Contains(t.Test, "&&") {
+		r.Problem = "the test command chains go test with &&: the anchor's canary fails every go test, so what follows never runs; use ';', or one go test with every package"
+		return r
+	}
 	// Scored exactly as the anchor scores an agent's tree: the reference
 	// stands in for a perfect agent, the untouched repo for one that did
 	// nothing.

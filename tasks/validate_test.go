@@ -40,6 +40,7 @@ func TestValidateFindsBadTasks(t *testing.T) {
 	task(t, suite, "sealed", "no-toml", map[string]string{"task.toml": ""})
 	task(t, suite, "sealed", "no-reference", map[string]string{"reference/m.go": ""})
 	task(t, suite, "sealed", "same-as-good", nil)
+	task(t, suite, "sealed", "chained", map[string]string{"task.toml": "prompt = \"fix Double\"\ntest = \"go test -run Zero . && go test .\"\n"})
 	var out bytes.Buffer
 	results, err := Validate(context.Background(), suite, 2, &out)
 	if err != nil {
@@ -54,6 +55,7 @@ func TestValidateFindsBadTasks(t *testing.T) {
 		"no-toml":           "task.toml",
 		"no-reference":      "no reference",
 		"same-as-good":      "same files as train/good",
+		"chained":           "chains go test with &&",
 	}
 	if len(results) != len(want) {
 		t.Fatalf("got %d results:\n%s", len(results), out.String())
