@@ -58,6 +58,21 @@ func hostileAsker(t *testing.T, e *testEnv, body string) string {
 	return hostileMain(t, e, src)
 }
 
+// drawnOnce checks that harness h's run r (err from RunTask) was drawn once
+// and recorded as the harness's, never as infrastructure.
+func drawnOnce(t *testing.T, e *testEnv, h string, r Run, err error) {
+	t.Helper()
+	runs := runsOf(t, e, h)
+	for _, x := range runs {
+		t.Logf("run %s: outcome %q score %v: %.200s", x.ID, x.Outcome, x.Score, x.Error)
+	}
+	t.Logf("RunTask: outcome %q score %v err %v", r.Outcome, r.Score, err)
+	if len(runs) != 1 || runs[0].Outcome == "infra" {
+		t.Errorf("a lost run was drawn again: %d draws for one (harness, task, repeat), the first recorded as %q; the ledger keeps score %v",
+			len(runs), runs[0].Outcome, r.Score)
+	}
+}
+
 // runsOf returns every runs row of a harness, infra included.
 func runsOf(t *testing.T, e *testEnv, hash string) []Run {
 	t.Helper()
@@ -115,15 +130,7 @@ func TestRedteam3InodeExhaustionTurnsALossIntoInfra(t *testing.T) {
 	fmt.Println("files:", total)
 	os.Exit(1)`)
 	r, err := e.a.RunTask(ctx(), h, task, 0, false)
-	runs := runsOf(t, e, h)
-	for _, x := range runs {
-		t.Logf("run %s: outcome %q score %v: %.200s", x.ID, x.Outcome, x.Score, x.Error)
-	}
-	t.Logf("RunTask: outcome %q score %v err %v", r.Outcome, r.Score, err)
-	if len(runs) != 1 || runs[0].Outcome == "infra" {
-		t.Errorf("a lost run was drawn again: %d draws for one (harness, task, repeat), the first recorded as %q; the ledger keeps score %v",
-			len(runs), runs[0].Outcome, r.Score)
-	}
+	drawnOnce(t, e, h, r, err)
 }
 
 // A 5xx after the upstream has served the run is the harness's doing (it

@@ -317,28 +317,7 @@ func main() {
 	os.Exit(1)
 }
 `
-	h := hostileMain(t, e, src)
-	runtime.GC()
-	var before, peak runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var stop atomic.Bool
-	sampled := make(chan uint64)
-	go func() {
-		top := uint64(0)
-		for !stop.Load() {
-			runtime.ReadMemStats(&peak)
-			top = max(top, peak.HeapInuse)
-			time.Sleep(100 * time.Millisecond)
-		}
-		sampled <- top
-	}()
-	r, err := e.a.RunTask(ctx(), h, task, 0, true)
-	stop.Store(true)
-	top := <-sampled
-	if err != nil {
-		t.Fatal(err)
-	}
-	grew := int64(top) - int64(before.HeapInuse)
+	r, grew := heapGrowth(t, e, hostileMain(t, e, src), task)
 	t.Logf("outcome %q, %s; the anchor's heap grew by %d MiB", r.Outcome, strings.Join(strings.Fields(r.Error), " "), grew>>20)
 	if grew > 128<<20 {
 		t.Errorf("one sandbox grew the anchor's heap by %d MiB through its model socket", grew>>20)
@@ -522,28 +501,7 @@ func TestRedteamBigTreeIsHeldByTheAnchor(t *testing.T) {
 	task := addTask(t, e.suite, "train", "bigtree")
 	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tblock := make([]byte, 200<<20)\n\tfor i := range 3 {\n" +
 		"\t\tos.WriteFile(fmt.Sprintf(\"/work/task/blob%d.bin\", i), block, 0o644)\n\t}\n}\n"
-	h := hostileMain(t, e, src)
-	runtime.GC()
-	var before, now runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var stop atomic.Bool
-	sampled := make(chan uint64)
-	go func() {
-		top := uint64(0)
-		for !stop.Load() {
-			runtime.ReadMemStats(&now)
-			top = max(top, now.HeapInuse)
-			time.Sleep(50 * time.Millisecond)
-		}
-		sampled <- top
-	}()
-	r, err := e.a.RunTask(ctx(), h, task, 0, true)
-	stop.Store(true)
-	top := <-sampled
-	if err != nil {
-		t.Fatal(err)
-	}
-	grew := int64(top) - int64(before.HeapInuse)
+	r, grew := heapGrowth(t, e, hostileMain(t, e, src), task)
 	t.Logf("outcome %q score %v; the anchor's heap grew by %d MiB", r.Outcome, r.Score, grew>>20)
 	if grew > 256<<20 {
 		t.Errorf("a 600 MiB tree grew the anchor's heap by %d MiB", grew>>20)
@@ -684,4 +642,31 @@ func TestRedteamLongTestOutputLosesResults(t *testing.T) {
 	if r.Score != 1 {
 		t.Errorf("a correct tree scored %d/%d (outcome %q): results past the output cap were counted failed", r.Passed, r.Total, r.Outcome)
 	}
+}
+
+// heapGrowth runs harness h on task once, uncached, and returns the run and
+// how far the anchor's heap grew above where it stood before, at its peak.
+func heapGrowth(t *testing.T, e *testEnv, h, task string) (Run, int64) {
+	t.Helper()
+	runtime.GC()
+	var before, now runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var stop atomic.Bool
+	sampled := make(chan uint64)
+	go func() {
+		top := uint64(0)
+		for !stop.Load() {
+			runtime.ReadMemStats(&now)
+			top = max(top, now.HeapInuse)
+			time.Sleep(50 * time.Millisecond)
+		}
+		sampled <- top
+	}()
+	r, err := e.a.RunTask(ctx(), h, task, 0, true)
+	stop.Store(true)
+	top := <-sampled
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, int64(top) - int64(before.HeapInuse)
 }
