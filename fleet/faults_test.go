@@ -109,7 +109,7 @@ func TestOtherModelRefusedVisibly(t *testing.T) {
 	if n := strings.Count(olog.String(), "refused"); n != 3 {
 		t.Errorf("refused %d times; want 3 (max deliveries)", n)
 	}
-	st, err := x.f.Status(context.Background())
+	st, err := settled(t, x.f)
 	if err != nil || len(st.Failed) != 1 || !strings.Contains(st.Failed[0], "refused") || st.Queued != 0 || st.InFlight != 0 {
 		t.Errorf("status = %+v, %v", st, err)
 	}
@@ -133,7 +133,7 @@ func TestOtherModelRefusedVisibly(t *testing.T) {
 	if r := x.result(t, job); r.Worker != "right" {
 		t.Errorf("recorded by %s", r.Worker)
 	}
-	if st, _ := x.f.Status(context.Background()); len(st.Failed) != 0 || st.Results != 1 {
+	if st, _ := settled(t, x.f); len(st.Failed) != 0 || st.Results != 1 {
 		t.Errorf("after the retry: %+v", st)
 	}
 }

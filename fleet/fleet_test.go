@@ -409,7 +409,7 @@ func TestSubmitToWorkers(t *testing.T) {
 	if runs[0]["score"] != 1.0 || runs[1]["score"] != 0.0 {
 		t.Errorf("scores %v, %v; want 1 and 0", runs[0]["score"], runs[1]["score"])
 	}
-	st, err := f.Status(context.Background())
+	st, err := settled(t, f)
 	if err != nil || st.Results != 3 || st.Queued != 0 || st.InFlight != 0 || len(st.Workers) != 2 {
 		t.Errorf("status = %+v, %v", st, err)
 	}
@@ -421,6 +421,21 @@ func TestSubmitToWorkers(t *testing.T) {
 	after, _ := f.jobs.Info(context.Background())
 	if err != nil || again["id"] != runs[0]["id"] || after.State.LastSeq != before.State.LastSeq {
 		t.Errorf("re-attach: run %v (want %v), %v %s; queue seq %d -> %d", again["id"], runs[0]["id"], err, stderr, before.State.LastSeq, after.State.LastSeq)
+	}
+}
+
+// settled reads the fleet's status once the queue has caught up with the
+// results: a worker records a result before it acknowledges the job, so a
+// submitter can return while the ack is still on its way.
+func settled(t *testing.T, f *Fleet) (Status, error) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, err := f.Status(context.Background())
+		if err != nil || st.InFlight == 0 && st.Queued == 0 || time.Now().After(deadline) {
+			return st, err
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

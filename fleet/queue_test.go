@@ -73,7 +73,7 @@ func TestJobLostOnEveryDeliveryFails(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("submit still waits after the last delivery was lost")
 	}
-	if st, _ := f.Status(context.Background()); len(st.Failed) != 1 || st.InFlight != 0 || st.Queued != 0 {
+	if st, _ := settled(t, f); len(st.Failed) != 1 || st.InFlight != 0 || st.Queued != 0 {
 		t.Errorf("status = %+v", st)
 	}
 }

@@ -225,7 +225,14 @@ func (f *Fleet) handle(ctx context.Context, w *Worker, msg jetstream.Msg) {
 		f.giveUp(w, msg, job, "record the result: "+err.Error(), false)
 		return
 	}
-	msg.Ack()
+	// The result is recorded first, so a submitter may see it a moment
+	// before the queue counts the job done; a lost ack only redelivers a job
+	// whose result is already kept.
+	actx, cancel := context.WithTimeout(context.Background(), f.Settings.AckWait)
+	if err := msg.DoubleAck(actx); err != nil {
+		w.logf("%s: acknowledge: %v (the recorded result stands)", label, err)
+	}
+	cancel()
 	w.note(func(i *WorkerInfo) { i.Done++ })
 	w.logf("done %s", label)
 }
