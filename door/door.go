@@ -253,7 +253,7 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	if err != nil {
 		return Record{}, err
 	}
-	bin, err := h.Build(d.cfg.Home)
+	bin, err := h.Build(d.cfg.Home, d.cfg.Sandbox)
 	if err != nil {
 		return Record{}, err
 	}

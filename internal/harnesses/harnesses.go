@@ -2,15 +2,16 @@
 // builds it. In order: the folder the user names (--harness); else the head
 // snapshot of the ledger the user names (see Ledger), verified against the
 // hash the ledger records; else the hand-written baseline embedded in the
-// ratchet binary. Builds are cached by hash in the ratchet home. The ledger
-// is only read, never written: the anchor owns it.
+// ratchet binary. Builds are cached by hash in the ratchet home. The ledger is only read, never written: the anchor
+// owns it.
 //
-// It imports the anchor (for its tree reader and hash) and ledgerdb.
+// It imports the anchor (for its tree reader, hash and sandbox) and ledgerdb.
 package harnesses
 
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	_ "embed"
@@ -22,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"ratchet/anchor"
 )
@@ -124,42 +126,54 @@ func BuiltIn() (*Harness, error) {
 	return &Harness{Kind: Baseline, Hash: anchor.HashOf(files), Files: files}, nil
 }
 
-// Build compiles the harness into home/builds/<hash>, once per hash, offline,
-// from a private copy of the verified files (so nothing can change them
-// between the check and the build), and returns the binary's path.
-func (h *Harness) Build(home string) (string, error) {
+// Build compiles the harness into home/builds/<hash> (builds/sandboxed/<hash>
+// with sandbox), once per hash, and returns the binary's path. It compiles a private copy of the verified files,
+// so nothing can change them between the check and the build. With sandbox,
+// for a door that runs the agent under bubblewrap, the build runs in the
+// anchor's sandbox as the anchor's own builds do: offline, no host folder in
+// sight but the toolchain, memory, processes and time capped. A harness is
+// source a model wrote, and a go.mod pointing at host folders, or a compiler
+// fed a bomb, must not reach or take the host there. Without, it builds as
+// the user, who then runs it as themselves anyway.
+func (h *Harness) Build(home string, sandbox bool) (string, error) {
 	builds, err := filepath.Abs(filepath.Join(home, "builds"))
 	if err != nil {
 		return "", err
+	}
+	if sandbox { // never a build made on the host: it may hold what it saw there
+		builds = filepath.Join(builds, "sandboxed")
 	}
 	bin := filepath.Join(builds, h.Hash)
 	if cached(bin) {
 		return bin, nil
 	}
+	if _, err := exec.LookPath("go"); err != nil {
+		return "", errors.New("the harness is built from source on first use, and there is no go command on PATH: install Go (go.dev/dl) or add it to PATH")
+	}
 	if err := os.MkdirAll(builds, 0o755); err != nil {
 		return "", fmt.Errorf("create %s: %w; set RATCHET_HOME to a writable folder", builds, err)
 	}
-	src, err := os.MkdirTemp(builds, "src-")
+	work, err := os.MkdirTemp(builds, "src-")
 	if err != nil {
 		return "", err
 	}
-	defer os.RemoveAll(src)
-	if err := anchor.WriteTree(src, h.Files); err != nil {
-		return "", fmt.Errorf("write the harness source to %s: %w", src, err)
+	defer os.RemoveAll(work)
+	if err := anchor.WriteTree(filepath.Join(work, "src"), h.Files); err != nil {
+		return "", fmt.Errorf("write the harness source to %s: %w", work, err)
+	}
+	compile := compileHere
+	if sandbox {
+		compile = compileInBox
+	}
+	if err := compile(work); err != nil {
+		return "", fmt.Errorf("build the harness %s: %w", h, err)
 	}
 	tmp := bin + ".tmp-" + rand.Text()
-	cmd := exec.Command("go", "build", "-trimpath", "-o", tmp, ".")
-	cmd.Dir = src
-	cmd.Env = append(buildEnv(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
-	out, err := cmd.CombinedOutput()
-	if errors.Is(err, exec.ErrNotFound) {
-		return "", errors.New("the harness is built from source on first use, and there is no go command on PATH: install Go (go.dev/dl) or add it to PATH")
+	err = os.Rename(filepath.Join(work, "harness"), tmp)
+	sum := ""
+	if err == nil {
+		sum, err = digest(tmp)
 	}
-	if err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("build the harness %s: %v: %s", h, err, strings.TrimSpace(string(out)))
-	}
-	sum, err := digest(tmp)
 	if err == nil {
 		err = writeFile(bin+digestSuffix, []byte(sum+"\n"))
 	}
@@ -172,6 +186,42 @@ func (h *Harness) Build(home string) (string, error) {
 	}
 	return bin, nil
 }
+
+// compileHere builds work/src into work/harness as the user, offline.
+func compileHere(work string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(work, "harness"), ".")
+	cmd.Dir = filepath.Join(work, "src")
+	cmd.Env = append(buildEnv(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// compileInBox builds work/src into work/harness in the anchor's sandbox,
+// over a private layer of its warm build cache.
+func compileInBox(work string) error {
+	cache, err := anchor.WarmCache()
+	if err != nil {
+		return err
+	}
+	box := anchor.Box{Work: work, Cache: cache, Dir: "/work/src", Timeout: buildTimeout,
+		Args: []string{"go", "build", "-o", "/work/harness", "."}}
+	code, out, timedOut, err := box.Run(context.Background())
+	switch {
+	case err != nil:
+		return err
+	case timedOut:
+		return fmt.Errorf("the compiler ran out of time (%s)", buildTimeout)
+	case code != 0:
+		return fmt.Errorf("exit status %d: %s", code, strings.TrimSpace(string(out[max(0, len(out)-2000):])))
+	}
+	return nil
+}
+
+// buildTimeout is the wall clock for one sandboxed build, as the anchor's.
+const buildTimeout = 5 * time.Minute
 
 // digestSuffix names the file beside each cached build that holds the
 // sha256 of the binary as it was built.

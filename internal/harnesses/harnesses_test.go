@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -163,7 +164,7 @@ func TestBuildIsCachedByHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	bin, err := b.Build(home)
+	bin, err := b.Build(home, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,13 +172,13 @@ func TestBuildIsCachedByHash(t *testing.T) {
 		t.Errorf("binary %s is not named by the hash %s", bin, b.Hash)
 	}
 	st, _ := os.Stat(bin)
-	again, err := b.Build(home)
+	again, err := b.Build(home, false)
 	st2, _ := os.Stat(again)
 	if err != nil || again != bin || !st.ModTime().Equal(st2.ModTime()) {
 		t.Errorf("the second build was not served from the cache: %v", err)
 	}
 	bad := &Harness{Kind: Folder, Path: "/x", Hash: strings.Repeat("0", 64), Files: map[string][]byte{"go.mod": []byte("module h\n"), "main.go": []byte("package main\nfunc main() { nope }\n")}}
-	if _, err := bad.Build(home); err == nil || !strings.Contains(err.Error(), "build the harness folder /x") {
+	if _, err := bad.Build(home, false); err == nil || !strings.Contains(err.Error(), "build the harness folder /x") {
 		t.Errorf("a harness that does not compile: %v", err)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(home, "builds")); len(entries) != 2 {
@@ -187,7 +188,7 @@ func TestBuildIsCachedByHash(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho replaced\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rebuilt, err := b.Build(home)
+	rebuilt, err := b.Build(home, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +198,7 @@ func TestBuildIsCachedByHash(t *testing.T) {
 	// A build with no digest beside it (a folder someone else filled) is built again.
 	os.Remove(bin + digestSuffix)
 	os.WriteFile(bin, []byte("#!/bin/sh\necho planted\n"), 0o755)
-	if _, err := b.Build(home); err != nil {
+	if _, err := b.Build(home, false); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(bin); strings.Contains(string(got), "echo planted") {
@@ -211,7 +212,7 @@ func TestBuildWithoutGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", t.TempDir())
-	if _, err := b.Build(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no go command on PATH") {
+	if _, err := b.Build(t.TempDir(), false); err == nil || !strings.Contains(err.Error(), "no go command on PATH") {
 		t.Errorf("a build without Go: %v", err)
 	}
 }
@@ -319,7 +320,7 @@ func BenchmarkCachedBuild(b *testing.B) {
 		b.Fatal(err)
 	}
 	home := b.TempDir()
-	bin, err := h.Build(home)
+	bin, err := h.Build(home, false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -327,8 +328,48 @@ func BenchmarkCachedBuild(b *testing.B) {
 		b.ReportMetric(float64(st.Size())/1e6, "MB")
 	}
 	for b.Loop() {
-		if _, err := h.Build(home); err != nil {
+		if _, err := h.Build(home, false); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A harness is source a model wrote, and the doors build whatever folder
+// they are pointed at. A go.mod may replace a module with any folder, so a
+// harness built on the host compiles host files it names into itself (here
+// a module planted in the host's temporary folder, standing for a user's
+// private code). Built in the sandbox, the folder is not there, and the
+// host's build of the same hash is not reused.
+func TestBuildSeesNoHostFolder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles in the sandbox")
+	}
+	host := t.TempDir()
+	files := map[string]string{
+		"go.mod":    "module hostsecret\n\ngo 1.22\n",
+		"secret.go": "package hostsecret\n\nconst Word = \"host-only-word\"\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(host, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := map[string][]byte{
+		"go.mod":  []byte("module h\n\ngo 1.22\n\nrequire hostsecret v0.0.0\n\nreplace hostsecret => " + host + "\n"),
+		"main.go": []byte("package main\n\nimport (\n\t\"fmt\"\n\n\t\"hostsecret\"\n)\n\nfunc main() { fmt.Println(hostsecret.Word) }\n"),
+	}
+	h := &Harness{Kind: Folder, Path: "/x", Hash: anchor.HashOf(src), Files: src}
+	home := t.TempDir()
+	if _, err := h.Build(home, false); err != nil { // as the user, who runs it as themselves
+		t.Fatalf("the same harness built as the user: %v", err)
+	}
+	bin, err := h.Build(home, true)
+	if err == nil {
+		out, _ := exec.Command(bin).Output()
+		t.Fatalf("a harness compiled a host folder into itself (it prints %q)", out)
+	}
+	t.Logf("%v", err)
+	if !strings.Contains(err.Error(), host) || strings.Count(err.Error(), "\n") > 20 {
+		t.Errorf("the build error does not name the missing folder: %v", err)
 	}
 }
