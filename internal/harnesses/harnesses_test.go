@@ -334,6 +334,29 @@ func BenchmarkCachedBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkFirstBuild is what the first request on a new hash pays to
+// compile the baseline: as the user (warm Go build cache), or in the
+// anchor's sandbox over a private layer of the warm sandbox cache, which
+// keeps nothing of the harness's own packages between builds.
+func BenchmarkFirstBuild(b *testing.B) {
+	h, err := BuiltIn()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, where := range []struct {
+		name    string
+		sandbox bool
+	}{{"host", false}, {"sandboxed", true}} {
+		b.Run(where.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := h.Build(b.TempDir(), where.sandbox); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // A harness is source a model wrote, and the doors build whatever folder
 // they are pointed at. A go.mod may replace a module with any folder, so a
 // harness built on the host compiles host files it names into itself (here
