@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 )
@@ -45,7 +46,13 @@ func TestEvalThroughFleet(t *testing.T) {
 	runner := fmt.Sprintf("ANCHOR_RUNNER=%s fleet submit --nats %s --trace-dir %s", filepath.Join(bin, "ratchet"), url, t.TempDir())
 	fleetEvals, remote := initLedger(runner)
 
-	if n := strings.Count(log1.String()+log2.String(), "done "); n != 12 {
+	// A worker logs "done" after its ack, which follows the result that
+	// ended the eval: the last lines may still be on their way.
+	done := func() int { return strings.Count(log1.String()+log2.String(), "done ") }
+	for end := time.Now().Add(10 * time.Second); done() < 12 && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := done(); n != 12 {
 		t.Errorf("the workers ran %d jobs; want 12", n)
 	}
 	if g, w := mustJSON(fleetEvals), mustJSON(localEvals); g != w || !strings.Contains(w, `"score":0.5`) {

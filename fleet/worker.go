@@ -217,10 +217,10 @@ func (f *Fleet) handle(ctx context.Context, w *Worker, msg jetstream.Msg) {
 	key := job.Key()
 	b, _ := json.Marshal(res)
 	if _, err := f.results.Create(context.Background(), "result."+key, b); errors.Is(err, jetstream.ErrKeyExists) {
-		w.logf("%s: already recorded by another worker; keeping that result", label)
 		if res.TraceObject != "" {
 			f.trees.Delete(context.Background(), res.TraceObject)
 		}
+		w.logf("%s: already recorded by another worker; keeping that result", label)
 	} else if err != nil {
 		f.giveUp(w, msg, job, "record the result: "+err.Error(), false)
 		return
