@@ -578,7 +578,11 @@ func TestRedteamKilledAnchorLeavesNothingBehind(t *testing.T) {
 	}
 	home := t.TempDir()
 	child := exec.Command(os.Args[0], "-test.run=^TestRedteamKilledAnchorLeavesNothingBehind$", "-test.count=1")
-	child.Env = append(os.Environ(), "REDTEAM_CHILD_HOME="+home)
+	childTmp := filepath.Join(home, "child-tmp") // the killed child never removes its own temporary folders
+	if err := os.Mkdir(childTmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	child.Env = append(os.Environ(), "REDTEAM_CHILD_HOME="+home, "TMPDIR="+childTmp)
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
