@@ -2,8 +2,8 @@
 // builds it. In order: the folder the user names (--harness); else the head
 // snapshot of the ledger the user names (see Ledger), verified against the
 // hash the ledger records; else the hand-written baseline embedded in the
-// ratchet binary. Builds are cached by hash in the ratchet home. The ledger is only read, never written: the anchor
-// owns it.
+// ratchet binary. Builds are cached by hash in the ratchet home. The ledger
+// is only read, never written: the anchor owns it.
 //
 // It imports the anchor (for its tree reader, hash and sandbox) and ledgerdb.
 package harnesses
@@ -127,14 +127,15 @@ func BuiltIn() (*Harness, error) {
 }
 
 // Build compiles the harness into home/builds/<hash> (builds/sandboxed/<hash>
-// with sandbox), once per hash, and returns the binary's path. It compiles a private copy of the verified files,
-// so nothing can change them between the check and the build. With sandbox,
-// for a door that runs the agent under bubblewrap, the build runs in the
-// anchor's sandbox as the anchor's own builds do: offline, no host folder in
-// sight but the toolchain, memory, processes and time capped. A harness is
-// source a model wrote, and a go.mod pointing at host folders, or a compiler
-// fed a bomb, must not reach or take the host there. Without, it builds as
-// the user, who then runs it as themselves anyway.
+// with sandbox), once per hash, and returns the binary's path. It compiles a
+// private copy of the verified files, so nothing can change them between the
+// check and the build. With sandbox, for a door that runs the agent under
+// bubblewrap, the build runs in the anchor's sandbox as the anchor's own
+// builds do: offline, no host folder in sight but the toolchain, memory,
+// processes and time capped. A harness is source a model wrote, and a go.mod
+// pointing at host folders, or a compiler fed a bomb, must not reach or take
+// the host there. Without, it builds as the user, who then runs it as
+// themselves anyway.
 func (h *Harness) Build(home string, sandbox bool) (string, error) {
 	builds, err := filepath.Abs(filepath.Join(home, "builds"))
 	if err != nil {
