@@ -318,8 +318,9 @@ var startupWrite = regexp.MustCompile(`\bos\.(Stdout|Stderr|NewFile)\b`)
 // screen looks at what the agent changed for the known shapes of a forged
 // result: test2json's framing byte, a go:embed the task's own file lacks,
 // the testing package outside a test, and code run at start-up (func init,
-// package variables) that calls exit or output functions. It returns the reason, or "". Naming os.Stdout is
-// suspect only in init: package loggers name it too.
+// package variables) that calls exit or output functions. It returns the
+// reason, or "". Naming os.Stdout is suspect only in init: package loggers
+// name it too.
 func screen(agent, repo map[string][]byte) string {
 	for _, name := range slices.Sorted(maps.Keys(agent)) {
 		b := agent[name]
