@@ -392,3 +392,30 @@ func TestRedteam4TypelessImagePartPassesTheProxy(t *testing.T) {
 		t.Errorf("a sandbox with no network sent the task's prompt to an outside server through a content part without a type: %q", d)
 	}
 }
+
+// The limit the fourth round left open: in a task of several packages, the
+// test binary of one runs while another's hidden tests are still on disk,
+// not compiled yet. Package a, fixed honestly, copies b's hidden test file
+// to /tmp from a package variable; b, left broken, answers from the copy
+// (fileOracle, reading the stolen file in place of its caller's). b
+// imports go/types, which the warm cache lacks, so it is compiled seconds
+// after a's binary has run. Fix: scoring compiles every test binary first,
+// in a sandbox where no code of the agent runs, and runs them on a tree
+// whose hidden test files hold only their package clause.
+func TestRedteam5EarlierPackageStealsALaterOnesTests(t *testing.T) {
+	e := newEnv(t)
+	task := addTwoPackageTask(t, e.suite, "steal", "go test ./...")
+	a := strings.Replace(fixedSum, "package sum", "package a", 1) + "\nvar _ = steal()\n\nfunc steal() int {\n\tb, _ := os.ReadFile(\"/work/task/b/sum_test.go\")\n\tos.WriteFile(\"/tmp/stolen_test.go\", b, 0o644)\n\treturn 0\n}\n"
+	a = strings.Replace(a, "package a\n", "package a\n\nimport \"os\"\n", 1)
+	b := strings.Replace(fileOracle, "import (\n", "import (\n\t_ \"go/types\"\n", 1)
+	b = strings.Replace(b, "os.ReadFile(file)", "os.ReadFile(\"/tmp/stolen_test.go\" + file[:0])", 1)
+	h := hostileMain(t, e, plant(map[string]string{"/work/task/a/sum.go": a, "/work/task/b/sum.go": b}))
+	r, err := e.a.RunTask(ctx(), h, task, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("outcome %q, %d of %d: %s", r.Outcome, r.Passed, r.Total, r.Error)
+	if r.Passed > 3 { // a's two, and b's TestEmpty, which a broken Sum passes too
+		t.Errorf("package b, left broken, passed its hidden tests from a copy package a took: %d of %d", r.Passed, r.Total)
+	}
+}

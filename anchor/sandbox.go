@@ -30,7 +30,7 @@ import (
 type Box struct {
 	Work, Cache, Dir string        // host folders for /work and the warm cache; working folder inside
 	Harness, Socket  string        // optional: the harness binary and the model socket
-	Hide             string        // optional: scoring's go test -exec program, bound read-only at /opt/hide
+	Opt              string        // optional: scoring's test binaries and go test -exec program, bound read-only at /opt/score
 	Env, Args        []string      // Env: name, value pairs added to the allowlist
 	Timeout          time.Duration // wall clock for the whole process tree
 	Memory           int64         // bytes for the whole sandbox; 0 means DefaultMemory
@@ -71,8 +71,8 @@ func (b *Box) args() []string {
 	for _, l := range []string{"bin", "lib", "lib64", "sbin"} {
 		a = append(a, "--symlink", "usr/"+l, "/"+l)
 	}
-	if b.Hide != "" {
-		a = append(a, "--ro-bind", b.Hide, "/opt/hide")
+	if b.Opt != "" {
+		a = append(a, "--ro-bind", b.Opt, "/opt/score")
 	}
 	if b.Harness != "" {
 		a = append(a, "--ro-bind", b.Harness, "/opt/harness", "--bind", b.Socket, "/run/model.sock", "--setenv", "MODEL_SOCKET", "/run/model.sock")

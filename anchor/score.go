@@ -73,19 +73,28 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	if err != nil {
 		return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
 	}
-	// Its own bounded space, twice a run's, holding the sandbox's /work and
-	// its scratch, so an agent that filled its own cannot starve scoring. A
-	// tree that cannot be written (a folder where a test file goes) is the
+	// Its own bounded space, twice a run's, holding the sandboxes' /work and
+	// their scratch, so an agent that filled its own cannot starve scoring.
+	// A tree that cannot be written (a folder where a test file goes) is the
 	// tree's fault, never the machine's.
 	defer bound(dir, 2*runDisk)()
+	opt := "" // scoring's go test -exec program and test binaries, for go test tasks
+	if t.goTest() {
+		opt = filepath.Join(dir, "opt")
+		built, err := compileTests(ctx, t, files, hidden, dir, warm, memory)
+		switch {
+		case errors.Is(err, errTree):
+			return Scored{Total: 1, Outcome: "scoring", Error: err.Error()}
+		case err != nil:
+			return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
+		}
+		files = built
+	}
 	work := filepath.Join(dir, "work")
 	if err := WriteTree(filepath.Join(work, "task"), files); err != nil {
 		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
 	}
-	if err := WriteTree(dir, map[string][]byte{"hide": hider(hidden)}); err != nil {
-		return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
-	}
-	box := Box{Work: work, Cache: warm, Hide: filepath.Join(dir, "hide"), Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
+	box := Box{Work: work, Cache: warm, Opt: opt, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
 		Memory: memory, Output: 32 << 20} // every event of go test -json must be seen
 	code, out, timedOut, err := box.Run(ctx)
 	switch {
@@ -128,24 +137,61 @@ func openData(dir, name string) (*os.File, error) {
 	return f, nil
 }
 
-// hider is the program go test starts each test binary through (-exec),
-// bound read-only at /opt/hide: it deletes the package's hidden test files,
-// canary included, compiled by then, and runs the binary. The code under
-// test cannot read the hidden tests as an answer key, nor the canary; what
-// is left is the binary itself. The binary's exit status stands: go test
-// reads a test that panicked as passed when its binary exits 0.
-func hider(hidden map[string][]byte) []byte {
-	script := "#!/bin/sh\ncase \"$PWD\" in\n"
-	byDir := map[string][]string{}
-	for name := range hidden {
-		if strings.HasSuffix(name, "_test.go") {
-			byDir[path.Dir(name)] = append(byDir[path.Dir(name)], quote(path.Base(name)))
+// errTree marks a final tree that cannot be scored: the tree's fault.
+var errTree = errors.New("the final tree cannot be scored")
+
+// compileTests builds the test binaries of the packages with hidden tests
+// in a sandbox where no code of the agent runs: every go test of the command
+// starts each binary through /opt/score/hide, which there copies the binary
+// out instead of running it. It leaves the binaries in dir/opt beside the
+// program that scoring's go test starts in their place, and returns the tree
+// to score: each hidden test file cut to its package clause, so that no
+// hidden test source is there while the agent's code runs, in any package,
+// compiled yet or not. A package whose tests do not build has no binary:
+// its hidden tests do not report, and fail.
+func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, dir, warm string, memory int64) (map[string][]byte, error) {
+	collect := "#!/bin/sh\ncase \"$PWD\" in\n"
+	run := collect
+	stubbed := maps.Clone(files)
+	dirs := map[string]int{}
+	for _, name := range slices.Sorted(maps.Keys(hidden)) {
+		if !strings.HasSuffix(name, "_test.go") {
+			continue
 		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", hidden[name], parser.PackageClauseOnly)
+		if err != nil {
+			return nil, fmt.Errorf("the task's hidden test %s: %w", name, err)
+		}
+		stubbed[name] = []byte("package " + f.Name.Name + "\n")
+		if _, seen := dirs[path.Dir(name)]; seen {
+			continue
+		}
+		n := len(dirs)
+		dirs[path.Dir(name)] = n
+		where := quote(path.Join("/work/task", path.Dir(name)))
+		collect += fmt.Sprintf("%s) exec cp \"$1\" /work/bins/%d.test ;;\n", where, n)
+		run += fmt.Sprintf("%s) shift; exec /opt/score/%d.test \"$@\" ;;\n", where, n)
 	}
-	for dir, names := range byDir {
-		script += quote(path.Join("/work/task", dir)) + ") rm -f " + strings.Join(names, " ") + " ;;\n"
+	first := filepath.Join(dir, "compile")
+	defer os.RemoveAll(first)
+	if err := WriteTree(filepath.Join(first, "work", "task"), files); err != nil {
+		return nil, fmt.Errorf("%w: %v", errTree, err)
 	}
-	return []byte(script + "esac\nexec \"$@\"\n")
+	err := errors.Join(os.Mkdir(filepath.Join(first, "work", "bins"), 0o755),
+		WriteTree(filepath.Join(first, "opt"), map[string][]byte{"hide": []byte(collect + "esac\nexit 0\n")}))
+	if err != nil {
+		return nil, err
+	}
+	box := Box{Work: filepath.Join(first, "work"), Cache: warm, Opt: filepath.Join(first, "opt"), Dir: "/work/task",
+		Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}, Memory: memory}
+	if _, _, _, err := box.Run(ctx); err != nil || ctx.Err() != nil {
+		return nil, errors.Join(err, ctx.Err())
+	}
+	err = os.Rename(filepath.Join(first, "work", "bins"), filepath.Join(dir, "opt"))
+	if err == nil {
+		err = WriteTree(filepath.Join(dir, "opt"), map[string][]byte{"hide": []byte(run + "esac\nexec \"$@\"\n")})
+	}
+	return stubbed, err
 }
 
 // quote makes s one word of sh.

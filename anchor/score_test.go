@@ -185,7 +185,7 @@ func TestLoadTask(t *testing.T) {
 	if task.Prompt != "Line one.\nLine \"two\".\n" || task.Test != "go test ./..." || task.Timeout != 90*time.Second || task.Split != "holdout" || task.ID != "t1" {
 		t.Errorf("task = %+v", task)
 	}
-	if task.ScoreCommand() != "go test -json -exec /opt/hide ./..." {
+	if task.ScoreCommand() != "go test -json -exec /opt/score/hide ./..." {
 		t.Errorf("score command = %q", task.ScoreCommand())
 	}
 	for _, bad := range []string{"prompt = \"x\"\n", "test = \"x\"\n", "prompt = \"\"\"\nnever closed\ntest = \"x\"\n", "prompt = \"x\"\ntest = \"y\"\ntimeout = \"soon\"\n"} {

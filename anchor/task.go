@@ -137,9 +137,10 @@ func unescape(raw string) (string, error) {
 }
 
 // ScoreCommand is the test command as scoring runs it: every go test in it
-// reports JSON and starts each test binary through /opt/hide (see hider).
+// reports JSON and starts each test binary through /opt/score/hide (see
+// compileTests).
 func (t Task) ScoreCommand() string {
-	return strings.ReplaceAll(t.Test, "go test", "go test -json -exec /opt/hide")
+	return strings.ReplaceAll(t.Test, "go test", "go test -json -exec /opt/score/hide")
 }
 
 // goTest tells a task whose tests are counted from go test's JSON events.
