@@ -127,15 +127,7 @@ func TestRedteam4SecondGoTestRunsWithoutTheHider(t *testing.T) {
 	e := newEnv(t)
 	task := addTwoPackageTask(t, e.suite, "twice", "go test -json ./a; go test -json ./b")
 	fixedA := strings.Replace(fixedSum, "package sum", "package a", 1)
-	h := hostileMain(t, e, plant(map[string]string{"/work/task/a/sum.go": fixedA, "/work/task/b/sum.go": fileOracle}))
-	r, err := e.a.RunTask(ctx(), h, task, 0, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("outcome %q, %d of %d: %s", r.Outcome, r.Passed, r.Total, r.Error)
-	if r.Passed > 3 { // a's two, and b's TestEmpty, which a broken Sum passes too
-		t.Errorf("package b, left broken, passed its hidden tests by reading them from disk: %d of %d", r.Passed, r.Total)
-	}
+	brokenBStaysBroken(t, e, task, map[string]string{"/work/task/a/sum.go": fixedA, "/work/task/b/sum.go": fileOracle}, "by reading them from disk")
 }
 
 // /work/hide lives in the scoring sandbox's /work, which is bound
@@ -156,15 +148,7 @@ func TestRedteam4EarlierBinaryRewritesTheHider(t *testing.T) {
 	a := strings.Replace(fixedSum, "package sum", "package a", 1) + "\nvar _ = unhide()\n\nfunc unhide() int {\n\tos.WriteFile(\"/work/hide\", []byte(\"#!/bin/sh\\nexec \\\"$@\\\"\\n\"), 0o755)\n\treturn 0\n}\n"
 	a = strings.Replace(a, "package a\n", "package a\n\nimport \"os\"\n", 1)
 	b := strings.Replace(fileOracle, "import (\n", "import (\n\t_ \"go/types\"\n", 1)
-	h := hostileMain(t, e, plant(map[string]string{"/work/task/a/sum.go": a, "/work/task/b/sum.go": b}))
-	r, err := e.a.RunTask(ctx(), h, task, 0, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("outcome %q, %d of %d: %s", r.Outcome, r.Passed, r.Total, r.Error)
-	if r.Passed > 3 {
-		t.Errorf("package b, left broken, passed its hidden tests by reading them after a rewrote /work/hide: %d of %d", r.Passed, r.Total)
-	}
+	brokenBStaysBroken(t, e, task, map[string]string{"/work/task/a/sum.go": a, "/work/task/b/sum.go": b}, "by reading them after a rewrote /work/hide")
 }
 
 // False 0s on honest work in a task whose command runs go test twice. An
@@ -409,13 +393,21 @@ func TestRedteam5EarlierPackageStealsALaterOnesTests(t *testing.T) {
 	a = strings.Replace(a, "package a\n", "package a\n\nimport \"os\"\n", 1)
 	b := strings.Replace(fileOracle, "import (\n", "import (\n\t_ \"go/types\"\n", 1)
 	b = strings.Replace(b, "os.ReadFile(file)", "os.ReadFile(\"/tmp/stolen_test.go\" + file[:0])", 1)
-	h := hostileMain(t, e, plant(map[string]string{"/work/task/a/sum.go": a, "/work/task/b/sum.go": b}))
-	r, err := e.a.RunTask(ctx(), h, task, 0, true)
+	brokenBStaysBroken(t, e, task, map[string]string{"/work/task/a/sum.go": a, "/work/task/b/sum.go": b}, "from a copy package a took")
+}
+
+// brokenBStaysBroken runs a harness that plants files in a two-package
+// task (addTwoPackageTask) and fails the test if package b, whose Sum the
+// files leave broken, passed its hidden tests: at most a's two and b's
+// TestEmpty, which a broken Sum passes too, may pass.
+func brokenBStaysBroken(t *testing.T, e *testEnv, task string, files map[string]string, how string) {
+	t.Helper()
+	r, err := e.a.RunTask(ctx(), hostileMain(t, e, plant(files)), task, 0, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("outcome %q, %d of %d: %s", r.Outcome, r.Passed, r.Total, r.Error)
-	if r.Passed > 3 { // a's two, and b's TestEmpty, which a broken Sum passes too
-		t.Errorf("package b, left broken, passed its hidden tests from a copy package a took: %d of %d", r.Passed, r.Total)
+	if r.Passed > 3 {
+		t.Errorf("package b, left broken, passed its hidden tests %s: %d of %d", how, r.Passed, r.Total)
 	}
 }
