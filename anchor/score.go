@@ -78,23 +78,32 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	// A tree that cannot be written (a folder where a test file goes) is the
 	// tree's fault, never the machine's.
 	defer bound(dir, 2*runDisk)()
-	opt := "" // scoring's go test -exec program and test binaries, for go test tasks
+	opt := ""     // scoring's go test -exec program and test binaries, for go test tasks
+	cache := warm // what the scoring sandbox's private cache layer lies over
 	if t.goTest() {
 		opt = filepath.Join(dir, "opt")
-		built, err := compileTests(ctx, t, files, hidden, dir, warm, memory)
+		// The compiling sandbox writes what it builds into a layer over the
+		// warm cache, kept for the scoring sandbox: no code of the agent ran
+		// while it was written, and nothing is compiled twice.
+		compiled, unmount, err := layer(warm, dir)
+		if err != nil {
+			return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
+		}
+		defer unmount()
+		built, err := compileTests(ctx, t, files, hidden, dir, compiled, memory)
 		switch {
 		case errors.Is(err, errTree):
 			return Scored{Total: 1, Outcome: "scoring", Error: err.Error()}
 		case err != nil:
 			return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
 		}
-		files = built
+		files, cache = built, compiled
 	}
 	work := filepath.Join(dir, "work")
 	if err := WriteTree(filepath.Join(work, "task"), files); err != nil {
 		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
 	}
-	box := Box{Work: work, Cache: warm, Opt: opt, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
+	box := Box{Work: work, Cache: cache, Opt: opt, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
 		Memory: memory, Output: 32 << 20} // every event of go test -json must be seen
 	code, out, timedOut, err := box.Run(ctx)
 	switch {
@@ -137,19 +146,21 @@ func openData(dir, name string) (*os.File, error) {
 	return f, nil
 }
 
+var buildLine = regexp.MustCompile(`(?m)^//(go:build|\s*\+build)\s.*$`)
+
 // errTree marks a final tree that cannot be scored: the tree's fault.
 var errTree = errors.New("the final tree cannot be scored")
 
-// compileTests builds the test binaries of the packages with hidden tests
-// in a sandbox where no code of the agent runs: every go test of the command
-// starts each binary through /opt/score/hide, which there copies the binary
-// out instead of running it. It leaves the binaries in dir/opt beside the
+// compileTests builds the test binaries of the packages with hidden tests,
+// into cache, in a sandbox where no code of the agent runs: every go test of
+// the command starts each binary through /opt/score/hide, which there copies
+// the binary out instead of running it. It leaves the binaries in dir/opt beside the
 // program that scoring's go test starts in their place, and returns the tree
 // to score: each hidden test file cut to its package clause, so that no
 // hidden test source is there while the agent's code runs, in any package,
 // compiled yet or not. A package whose tests do not build has no binary:
 // its hidden tests do not report, and fail.
-func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, dir, warm string, memory int64) (map[string][]byte, error) {
+func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, dir, cache string, memory int64) (map[string][]byte, error) {
 	collect := "#!/bin/sh\ncase \"$PWD\" in\n"
 	run := collect
 	stubbed := maps.Clone(files)
@@ -162,7 +173,9 @@ func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, 
 		if err != nil {
 			return nil, fmt.Errorf("the task's hidden test %s: %w", name, err)
 		}
-		stubbed[name] = []byte("package " + f.Name.Name + "\n")
+		header := hidden[name][:f.Package-1]         // f.Package is the clause's offset plus one
+		constraints := buildLine.FindAll(header, -1) // the stub builds where the file did
+		stubbed[name] = fmt.Appendf(bytes.Join(constraints, []byte("\n")), "\n\npackage %s\n", f.Name.Name)
 		if _, seen := dirs[path.Dir(name)]; seen {
 			continue
 		}
@@ -182,14 +195,17 @@ func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, 
 	if err != nil {
 		return nil, err
 	}
-	box := Box{Work: filepath.Join(first, "work"), Cache: warm, Opt: filepath.Join(first, "opt"), Dir: "/work/task",
+	box := Box{Work: filepath.Join(first, "work"), Cache: cache, SharedCache: true, Opt: filepath.Join(first, "opt"), Dir: "/work/task",
 		Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}, Memory: memory}
 	if _, _, _, err := box.Run(ctx); err != nil || ctx.Err() != nil {
 		return nil, errors.Join(err, ctx.Err())
 	}
 	err = os.Rename(filepath.Join(first, "work", "bins"), filepath.Join(dir, "opt"))
 	if err == nil {
-		err = WriteTree(filepath.Join(dir, "opt"), map[string][]byte{"hide": []byte(run + "esac\nexec \"$@\"\n")})
+		// A folder outside the tree (it was moved away under the command)
+		// runs nothing: its package's tests would run without scoring's binary.
+		run += "/work/task | /work/task/*) exec \"$@\" ;;\n*) echo \"scoring: a test binary ran outside /work/task\" >&2; exit 1 ;;\n"
+		err = WriteTree(filepath.Join(dir, "opt"), map[string][]byte{"hide": []byte(run + "esac\n")})
 	}
 	return stubbed, err
 }
