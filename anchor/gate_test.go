@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -37,12 +38,18 @@ func coinModel(helps string) fakemodel.Step {
 // scored by the coin model, with the default alpha.
 func gateEnv(t *testing.T, model fakemodel.Step) (*testEnv, string) {
 	t.Helper()
+	return gateSuite(t, model, addTask)
+}
+
+// gateSuite is gateEnv with tasks made by add.
+func gateSuite(t *testing.T, model fakemodel.Step, add func(testing.TB, string, string, string) string) (*testEnv, string) {
+	t.Helper()
 	e := newEnv(t, repeat(model, 1<<16)...)
 	for i := range 6 {
-		addTask(t, e.suite, "train", fmt.Sprintf("gate-t%02d", i))
+		add(t, e.suite, "train", fmt.Sprintf("gate-t%02d", i))
 	}
 	for i := range 12 {
-		addTask(t, e.suite, "holdout", fmt.Sprintf("gate-h%02d", i))
+		add(t, e.suite, "holdout", fmt.Sprintf("gate-h%02d", i))
 	}
 	dir := copyHarness(t)
 	if err := e.a.Init(ctx(), dir); err != nil {
@@ -53,10 +60,12 @@ func gateEnv(t *testing.T, model fakemodel.Step) (*testEnv, string) {
 
 // The A/A game: candidates that only add a neutral sentence redraw every
 // coin. Seed 004's rule alone accepts those whose draws happen to be good;
-// the gate must not. Then a candidate that truly helps is accepted.
+// the gate must not. Then a candidate that truly helps is accepted. The
+// game is about the gate's statistics, which see a pass or a fail per task:
+// its tasks are scored by exit status, without go test, to keep it quick.
 func TestGateAAGame(t *testing.T) {
 	helps := "Always run the tests after every edit."
-	e, dir := gateEnv(t, coinModel(helps))
+	e, dir := gateSuite(t, coinModel(helps), addExitTask)
 	accepted, meansUp := 0, 0
 	for i := range 20 {
 		prompt := readHarness(t, dir, "system_prompt.md")
@@ -131,4 +140,18 @@ func TestModelServerDiesMidApply(t *testing.T) {
 	if cachable != 0 || infra == 0 {
 		t.Errorf("the candidate's runs: %d cachable (want 0), %d marked infra (want some)", cachable, infra)
 	}
+}
+
+// addExitTask adds a task like addTask's, scored by its command's exit
+// status: does sum.go hold the fix?
+func addExitTask(t testing.TB, suite, split, id string) string {
+	t.Helper()
+	dir := filepath.Join(suite, split, id)
+	writeFiles(t, dir, map[string]string{
+		"task.toml":        "prompt = \"\"\"\nSum is wrong for " + id + ". Fix it.\n\"\"\"\ntest = \"grep -q 'i := 0' sum.go\"\ntimeout = \"120s\"\n",
+		"repo/go.mod":      "module example.com/" + id + "\n\ngo 1.26\n",
+		"repo/sum.go":      buggySum,
+		"reference/sum.go": fixedSum,
+	})
+	return dir
 }

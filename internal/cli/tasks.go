@@ -19,7 +19,7 @@ func tasksCommand(ctx context.Context, args []string) error {
 		return errors.New("usage: ratchet tasks validate [--jobs N] DIR")
 	}
 	fs := flag.NewFlagSet("tasks validate", flag.ContinueOnError)
-	jobs := fs.Int("jobs", runtime.NumCPU(), "tasks checked in parallel")
+	jobs := fs.Int("jobs", 2*runtime.NumCPU(), "tasks checked in parallel (twice the CPUs: a scoring waits on its sandboxes as much as on the CPU)")
 	if err := parseFlags(fs, args[1:], tasksUsage); err != nil {
 		return err
 	}
