@@ -57,10 +57,10 @@ func TestAnchorIsSmall(t *testing.T) {
 	// memory with the other settings, 80 for the fixes of the third red team
 	// (the probe, text-only content, options, NaN, the cache key), 25 for
 	// deleting the test sources before the test binaries run, 25 for naming
-	// the canary like the tests beside it, 8 for the fourth red team, and 50
+	// the canary like the tests beside it, 8 for the fourth red team, and 55
 	// for compiling every test binary before any runs, so that no package's
 	// code finds another's tests on disk (with the sixth red team's fixes).
-	const ceiling = 2295
+	const ceiling = 2300
 	if lines > ceiling {
 		t.Errorf("the anchor has %d non-blank, non-comment lines of non-test Go; the ceiling is %d (seed 004's is 1000)", lines, ceiling)
 	}

@@ -15,8 +15,9 @@ import (
 // Failing when written: CanaryToldByItsBehaviour, AnswerKeyReadFromTheCompiledTest,
 // MovedTreeMissesScoringsBinary, StubDropsTheBuildConstraint, ModuleInASubfolder.
 // Fixed: MovedTreeMissesScoringsBinary (the hider refuses a folder outside
-// /work/task), StubDropsTheBuildConstraint (stubs keep build lines). Open,
-// skipped with the reason: the other three.
+// /work/task), StubDropsTheBuildConstraint (stubs keep build lines),
+// ModuleInASubfolder (keys by the nearest go.mod). Open, skipped with the
+// reason: the other two.
 // Passing regressions: HonestShapesScoreFully, NoAgentCodeRunsWhileCompiling.
 
 // behaviourForger (package sum, a non-test file) tells the canary not by
@@ -179,7 +180,6 @@ func TestRedteam6StubDropsTheBuildConstraint(t *testing.T) {
 // reference scores 0 too). Fix: key by the nearest go.mod above the hidden
 // file's folder, with the path below it.
 func TestRedteam6ModuleInASubfolder(t *testing.T) {
-	t.Skip("OPEN: hidden tests are keyed by the root go.mod; ratchet tasks validate refuses a task whose module is in a subfolder (its reference scores 0)")
 	s := scoreHonest(t, "cd sub && go test ./...", map[string]string{"sub/go.mod": "module example.com/h\n\ngo 1.26\n", "sub/sum.go": buggySum},
 		map[string]string{"sub/sum_test.go": "package sum\n\n" + sumTests, "sub/more_test.go": "package sum\n\n" + moreTests},
 		map[string]string{"sub/sum.go": fixedSum})

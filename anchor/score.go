@@ -119,7 +119,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 			f.Close()
 		}
 	}
-	return count(t, out, code, report, hidden, files["go.mod"], canaries)
+	return count(t, out, code, report, hidden, files, canaries)
 }
 
 // openData opens name under dir as data, never as a way elsewhere: through
@@ -224,13 +224,19 @@ func isTestFile(name string) bool {
 var testFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(\w+ \*testing\.T\)`)
 var moduleLine = regexp.MustCompile(`(?m)^module\s+(\S+)`)
 
-// goPackage is the import path go test reports for files in dir.
-func goPackage(gomod []byte, dir string) string {
-	module := "command-line-arguments"
-	if m := moduleLine.FindSubmatch(gomod); m != nil {
-		module = string(m[1])
+// goPackage is the import path go test reports for the files of the tree
+// in dir: the module of the nearest go.mod at or above dir, joined with the
+// path below it (a task's module may lie in a subfolder its command enters).
+func goPackage(files map[string][]byte, dir string) string {
+	for mod := dir; ; mod = path.Dir(mod) {
+		if m := moduleLine.FindSubmatch(files[path.Join(mod, "go.mod")]); m != nil {
+			below, _ := filepath.Rel(mod, dir)
+			return path.Join(string(m[1]), below) // "." is the module itself
+		}
+		if mod == "." {
+			return path.Join("command-line-arguments", dir)
+		}
 	}
-	return path.Join(module, dir) // "." is the module itself
 }
 
 // plantCanaries adds to every folder with hidden Go tests a test that must
@@ -249,7 +255,7 @@ func plantCanaries(files, hidden map[string][]byte) map[string]bool {
 		x := mrand.IntN(90) + 10
 		files[name] = fmt.Appendf(bytes.Clone(b), "\nfunc %s(t *testing.T) {\n\tif got := len(t.Name()) * %d; got != len(t.Name())*%d+1 {\n"+
 			"\t\tt.Errorf(\"got %%d, want %%d\", got, len(t.Name())*%d+1)\n\t}\n}\n", test, x, x, x)
-		canaries[goPackage(files["go.mod"], path.Dir(name))+" "+test] = true
+		canaries[goPackage(files, path.Dir(name))+" "+test] = true
 	}
 	return canaries
 }
@@ -289,7 +295,7 @@ func canaryName(files map[string][]byte, dir string) string {
 // -json events keyed by package and test, a JUnit XML report, or the exit
 // status. A hidden test that does not report failed; tests the agent added
 // do not count either way. A canary that did not fail marks the run forged.
-func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte, gomod []byte, canaries map[string]bool) Scored {
+func count(t Task, out []byte, exit int, report []byte, hidden, files map[string][]byte, canaries map[string]bool) Scored {
 	switch {
 	case t.JUnit != "":
 		return junit(report, exit)
@@ -308,7 +314,7 @@ func count(t Task, out []byte, exit int, report []byte, hidden map[string][]byte
 	}
 	s := Scored{}
 	for name, b := range hidden {
-		pkg := goPackage(gomod, path.Dir(name))
+		pkg := goPackage(files, path.Dir(name))
 		for _, m := range testFunc.FindAllSubmatch(b, -1) {
 			if !strings.HasSuffix(name, "_test.go") {
 				continue

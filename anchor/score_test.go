@@ -21,7 +21,7 @@ var hiddenSum = map[string][]byte{
 func TestCountHiddenOnly(t *testing.T) {
 	goTask := Task{Test: "go test ./..."}
 	hidden := map[string][]byte{"sum_test.go": hiddenSum["hidden/sum_test.go"], "sum_more_test.go": hiddenSum["hidden/sum_more_test.go"]}
-	gomod := []byte("module example.com/s\n")
+	gomod := map[string][]byte{"go.mod": []byte("module example.com/s\n")}
 	ev := func(action, test string) string {
 		return `{"Action":"` + action + `","Package":"example.com/s","Test":"` + test + `"}`
 	}
