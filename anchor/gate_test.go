@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -142,16 +143,14 @@ func TestModelServerDiesMidApply(t *testing.T) {
 	}
 }
 
-// addExitTask adds a task like addTask's, scored by its command's exit
-// status: does sum.go hold the fix?
+// addExitTask adds addTask's task, scored by its command's exit status
+// instead of go test: does sum.go hold the fix?
 func addExitTask(t testing.TB, suite, split, id string) string {
 	t.Helper()
-	dir := filepath.Join(suite, split, id)
-	writeFiles(t, dir, map[string]string{
-		"task.toml":        "prompt = \"\"\"\nSum is wrong for " + id + ". Fix it.\n\"\"\"\ntest = \"grep -q 'i := 0' sum.go\"\ntimeout = \"120s\"\n",
-		"repo/go.mod":      "module example.com/" + id + "\n\ngo 1.26\n",
-		"repo/sum.go":      buggySum,
-		"reference/sum.go": fixedSum,
-	})
+	dir := addTask(t, suite, split, id)
+	if err := os.RemoveAll(filepath.Join(dir, "hidden")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"task.toml": "prompt = \"\"\"\nSum is wrong for " + id + ". Fix it.\n\"\"\"\ntest = \"grep -q 'i := 0' sum.go\"\ntimeout = \"120s\"\n"})
 	return dir
 }
