@@ -33,10 +33,11 @@ type Scored struct {
 	Outcome, Error string
 }
 
-// ScoreTree scores an agent's final tree for task t in a fresh sandbox under
+// ScoreTree scores an agent's final tree for task t in fresh sandboxes under
 // dir: the agent's test files are replaced by the task's own, hidden/ is
 // overlaid, a canary test that must fail is planted in every package with
-// hidden Go tests, and only hidden tests are counted.
+// hidden Go tests, Go test binaries are compiled before any runs
+// (compileTests), and only hidden tests are counted.
 func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string, memory int64) Scored {
 	repo, err := ReadTree(filepath.Join(t.Dir, "repo"), true)
 	if err != nil {
