@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,10 +190,8 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	return a.refreshWorkingCopy(g.Hash)
 }
 
-// compare evaluates incumbent and candidate on a split and compares them
-// task by task. Seed 004's rule holds on the means (a tie rejects), a run
-// that forged its score rejects, and on holdout the gain must also beat
-// noise: a one-sided exact sign test over the changed tasks at alpha.
+// compare evaluates incumbent and candidate on a split and decides through
+// Gate on their paired per-task scores; a run that forged its score rejects.
 func (a *Anchor) compare(ctx context.Context, g *Gen, incumbent, split string) (string, error) {
 	pre, err := a.Evaluate(ctx, incumbent, split, false)
 	if err != nil {
@@ -204,20 +202,18 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, incumbent, split string) (
 		return "", err
 	}
 	g.Tokens += post.Tokens
-	fixed, broken := 0, 0
-	for id, s := range post.Tasks {
-		switch d := s - pre.Tasks[id]; {
-		case d > 1e-9:
-			fixed++
-		case d < -1e-9:
-			broken++
-		}
+	ids := slices.Sorted(maps.Keys(post.Tasks))
+	var before, after []float64
+	for _, id := range ids {
+		before, after = append(before, pre.Tasks[id]), append(after, post.Tasks[id])
 	}
-	p := SignTest(fixed, broken)
+	e, reason := Gate(split, before, after, a.Alpha)
 	if split == "train" {
-		g.TrainPre, g.TrainPost, g.TrainFixed, g.TrainBroken, g.TrainP = &pre.Mean, &post.Mean, &fixed, &broken, &p
+		g.TrainPre, g.TrainPost, g.TrainP = &e.Pre, &e.Post, &e.P
+		g.TrainFixed, g.TrainBroken = &e.Fixed, &e.Broken
 	} else {
-		g.HoldoutPre, g.HoldoutPost, g.HoldoutFixed, g.HoldoutBroken, g.HoldoutP = &pre.Mean, &post.Mean, &fixed, &broken, &p
+		g.HoldoutPre, g.HoldoutPost, g.HoldoutP = &e.Pre, &e.Post, &e.P
+		g.HoldoutFixed, g.HoldoutBroken = &e.Fixed, &e.Broken
 	}
 	for _, r := range post.Runs {
 		if r.Outcome == "forged" && split == "train" {
@@ -227,29 +223,7 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, incumbent, split string) (
 			return fmt.Sprintf("forged score on %s task %s (run %s)", split, r.TaskID, r.ID), nil
 		}
 	}
-	change := fmt.Sprintf("%s %.3f -> %.3f: %d fixed, %d broken", split, pre.Mean, post.Mean, fixed, broken)
-	if !(post.Mean > pre.Mean+1e-9) { // rounding never passes for a gain, nor does a NaN
-		return change + " (did not improve; a tie rejects)", nil
-	}
-	if split == "holdout" && p > a.Alpha {
-		return fmt.Sprintf("%s, p = %.3f > %g", change, p, a.Alpha), nil
-	}
-	return "", nil
-}
-
-// SignTest is the one-sided exact sign test over changed tasks: the chance
-// of at least fixed improvements among fixed+broken changes if each change
-// were a fair coin. With no change it is 1.
-func SignTest(fixed, broken int) float64 {
-	n := fixed + broken
-	p := 0.0
-	for k := fixed; k <= n; k++ {
-		lc, _ := math.Lgamma(float64(n + 1))
-		lk, _ := math.Lgamma(float64(k + 1))
-		lnk, _ := math.Lgamma(float64(n - k + 1))
-		p += math.Exp(lc - lk - lnk - float64(n)*math.Ln2)
-	}
-	return min(p, 1)
+	return reason, nil
 }
 
 // checkDiff applies steps 1 and 2 of the rule, reading the diff with git's

@@ -154,3 +154,48 @@ func addExitTask(t testing.TB, suite, split, id string) string {
 	writeFiles(t, dir, map[string]string{"task.toml": "prompt = \"\"\"\nSum is wrong for " + id + ". Fix it.\n\"\"\"\ntest = \"grep -q 'i := 0' sum.go\"\ntimeout = \"120s\"\n"})
 	return dir
 }
+
+// TestGate is the acceptance rule as a table, without a sandbox: each row is
+// a split's paired per-unit scores and what the gate must decide.
+func TestGate(t *testing.T) {
+	ones := func(n int, v float64) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = v
+		}
+		return s
+	}
+	tests := []struct {
+		name, split   string
+		pre, post     []float64
+		fixed, broken int
+		reject        string // "" accepts; else a part of the reason
+	}{
+		{"a tie rejects", "holdout", []float64{0, 1, 0.5}, []float64{0, 1, 0.5}, 0, 0, "a tie rejects"},
+		{"a NaN rejects", "train", []float64{0, 1}, []float64{math.NaN(), 1}, 0, 0, "did not improve"},
+		{"train needs only a higher mean", "train", []float64{0, 0, 1}, []float64{1, 0, 1}, 1, 0, ""},
+		{"five of five fixed beat noise", "holdout", ones(5, 0), ones(5, 1), 5, 0, ""},
+		{"four of four do not", "holdout", ones(4, 0), ones(4, 1), 4, 0, "p = 0.062 > 0.05"},
+		{"six fixed, three broken do not", "holdout",
+			append(ones(6, 0), ones(3, 1)...), append(ones(6, 1), ones(3, 0)...), 6, 3, "p = 0.254 > 0.05"},
+		{"more fixed but a lower mean", "train", []float64{0, 0, 1}, []float64{0.5, 0.25, 0}, 2, 1, "did not improve"},
+		{"a change below rounding is no change", "holdout", []float64{0.5}, []float64{0.5 + 1e-12}, 0, 0, "a tie"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, reason := Gate(tt.split, tt.pre, tt.post, 0.05)
+			if e.Fixed != tt.fixed || e.Broken != tt.broken {
+				t.Errorf("fixed %d, broken %d; want %d, %d", e.Fixed, e.Broken, tt.fixed, tt.broken)
+			}
+			if want := SignTest(tt.fixed, tt.broken); e.P != want {
+				t.Errorf("p = %v, want %v", e.P, want)
+			}
+			switch {
+			case tt.reject == "" && reason != "":
+				t.Errorf("rejected (%s), want an accept", reason)
+			case tt.reject != "" && !strings.Contains(reason, tt.reject):
+				t.Errorf("reason %q, want one holding %q", reason, tt.reject)
+			}
+		})
+	}
+}

@@ -2,6 +2,8 @@ package plan
 
 import (
 	"math/rand/v2"
+
+	"ratchet/anchor"
 )
 
 // Suite is what the gate is planned for: per-task pass probabilities of the
@@ -50,38 +52,35 @@ type tally struct {
 // and the holdout passes: mean strictly up and the sign test over changed
 // holdout tasks at p <= alpha.
 func (s *simulator) play(su Suite, delta float64, trials int) tally {
-	crit := s.criticals(su.Alpha)
 	train, hold := shifted(su.Train, delta), shifted(su.Holdout, delta)
 	tl := tally{Trials: trials}
+	k := float64(su.K)
+	trainPre, trainPost := make([]float64, len(su.Train)), make([]float64, len(su.Train))
+	holdPre, holdPost := make([]float64, len(su.Holdout)), make([]float64, len(su.Holdout))
 	for t := range trials {
 		rng := rand.New(rand.NewPCG(s.seed, uint64(t)))
-		draw := func(p float64) int {
+		draw := func(p float64) float64 {
 			c := 0
 			for range su.K {
 				if rng.Float64() < p {
 					c++
 				}
 			}
-			return c
+			return float64(c) / k
 		}
-		trainDiff := 0
 		for i, p := range su.Train {
-			trainDiff -= draw(p)
-			trainDiff += draw(train[i])
+			trainPre[i] = draw(p)
+			trainPost[i] = draw(train[i])
 		}
-		holdDiff, fixed, broken := 0, 0, 0
 		for i, p := range su.Holdout {
-			inc := draw(p)
-			d := draw(hold[i]) - inc // the same K on both sides: sums compare as means
-			holdDiff += d
-			if d > 0 {
-				fixed++
-			} else if d < 0 {
-				broken++
-			}
+			holdPre[i] = draw(p)
+			holdPost[i] = draw(hold[i])
 		}
-		trainUp := trainDiff > 0 || len(su.Train) == 0
-		holdPass := holdDiff > 0 && fixed >= crit.at(fixed+broken)
+		// The anchor's own gate decides each simulated apply.
+		_, trainWhy := anchor.Gate("train", trainPre, trainPost, su.Alpha)
+		_, holdWhy := anchor.Gate("holdout", holdPre, holdPost, su.Alpha)
+		trainUp := trainWhy == "" || len(su.Train) == 0
+		holdPass := holdWhy == ""
 		tl.TrainUp += b2i(trainUp)
 		tl.HoldoutPass += b2i(holdPass)
 		tl.Accepts += b2i(trainUp && holdPass)

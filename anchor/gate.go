@@ -1,0 +1,60 @@
+package anchor
+
+import (
+	"fmt"
+	"math"
+)
+
+// Evidence is what the gate saw on one split: the means before and after,
+// how many units (tasks, or groups of tasks) rose and fell, and the sign
+// test's p over the changed ones.
+type Evidence struct {
+	Pre, Post     float64
+	Fixed, Broken int
+	P             float64
+}
+
+// Gate is the acceptance rule on one split, a pure function of paired
+// scores: pre[i] and post[i] are the incumbent's and the candidate's score
+// on unit i. Seed 004's rule holds on the means (a tie rejects, and so does
+// a NaN); on holdout the gain must also beat noise: a one-sided exact sign
+// test over the changed units at alpha. It returns the evidence and a
+// rejection reason, or "" when the split passes. `anchor apply` and
+// `ratchet plan` both decide through it.
+func Gate(split string, pre, post []float64, alpha float64) (Evidence, string) {
+	var e Evidence
+	for i := range pre {
+		e.Pre += pre[i] / float64(len(pre))
+		e.Post += post[i] / float64(len(post))
+		switch d := post[i] - pre[i]; {
+		case d > 1e-9:
+			e.Fixed++
+		case d < -1e-9:
+			e.Broken++
+		}
+	}
+	e.P = SignTest(e.Fixed, e.Broken)
+	change := fmt.Sprintf("%s %.3f -> %.3f: %d fixed, %d broken", split, e.Pre, e.Post, e.Fixed, e.Broken)
+	if !(e.Post > e.Pre+1e-9) { // rounding never passes for a gain, nor does a NaN
+		return e, change + " (did not improve; a tie rejects)"
+	}
+	if split == "holdout" && e.P > alpha {
+		return e, fmt.Sprintf("%s, p = %.3f > %g", change, e.P, alpha)
+	}
+	return e, ""
+}
+
+// SignTest is the one-sided exact sign test over changed units: the chance
+// of at least fixed improvements among fixed+broken changes if each change
+// were a fair coin. With no change it is 1.
+func SignTest(fixed, broken int) float64 {
+	n := fixed + broken
+	p := 0.0
+	for k := fixed; k <= n; k++ {
+		lc, _ := math.Lgamma(float64(n + 1))
+		lk, _ := math.Lgamma(float64(k + 1))
+		lnk, _ := math.Lgamma(float64(n - k + 1))
+		p += math.Exp(lc - lk - lnk - float64(n)*math.Ln2)
+	}
+	return min(p, 1)
+}
