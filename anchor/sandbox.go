@@ -30,7 +30,7 @@ import (
 type Box struct {
 	Work, Cache, Dir string        // host folders for /work and the warm cache; working folder inside
 	Harness, Socket  string        // optional: the harness binary and the model socket
-	Opt              string        // optional: scoring's test binaries and go test -exec program, bound read-only at /opt/score
+	Opt              string        // optional: test binaries and -exec program, read-only at /opt/score
 	Env, Args        []string      // Env: name, value pairs added to the allowlist
 	Timeout          time.Duration // wall clock for the whole process tree
 	Memory           int64         // bytes for the whole sandbox; 0 means DefaultMemory
@@ -63,9 +63,12 @@ var goEnv = sync.OnceValues(func() (string, string) {
 
 func (b *Box) args() []string {
 	gr, _ := goEnv()
-	a := []string{"--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL", "--json-status-fd", "3",
-		"--proc", "/proc", "--dev", "/dev", "--size", strconv.Itoa(tmpSize), "--tmpfs", "/tmp", "--ro-bind", gr, gr, "--bind", b.Work, "/work"}
-	for _, d := range []string{"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec", "/usr/share/zoneinfo", "/etc/alternatives"} {
+	a := []string{"--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL",
+		"--json-status-fd", "3", "--proc", "/proc", "--dev", "/dev",
+		"--size", strconv.Itoa(tmpSize), "--tmpfs", "/tmp", "--ro-bind", gr, gr, "--bind", b.Work, "/work"}
+	system := []string{"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec", "/usr/share/zoneinfo",
+		"/etc/alternatives"}
+	for _, d := range system {
 		a = append(a, "--ro-bind-try", d, d)
 	}
 	for _, l := range []string{"bin", "lib", "lib64", "sbin"} {
@@ -75,10 +78,12 @@ func (b *Box) args() []string {
 		a = append(a, "--ro-bind", b.Opt, "/opt/score")
 	}
 	if b.Harness != "" {
-		a = append(a, "--ro-bind", b.Harness, "/opt/harness", "--bind", b.Socket, "/run/model.sock", "--setenv", "MODEL_SOCKET", "/run/model.sock")
+		a = append(a, "--ro-bind", b.Harness, "/opt/harness", "--bind", b.Socket, "/run/model.sock")
+		a = append(a, "--setenv", "MODEL_SOCKET", "/run/model.sock")
 	}
-	env := []string{"PATH", gr + "/bin:/usr/bin:/bin", "HOME", "/tmp", "TMPDIR", "/tmp", "LANG", "C.UTF-8", "GOCACHE", "/cache",
-		"GOPATH", "/tmp/go", "GOPROXY", "off", "GOTOOLCHAIN", "local", "GOTELEMETRY", "off", "CGO_ENABLED", "0", "GOFLAGS", "-mod=mod"}
+	env := []string{"PATH", gr + "/bin:/usr/bin:/bin", "HOME", "/tmp", "TMPDIR", "/tmp", "LANG", "C.UTF-8",
+		"GOCACHE", "/cache", "GOPATH", "/tmp/go", "GOPROXY", "off", "GOTOOLCHAIN", "local", "GOTELEMETRY", "off",
+		"CGO_ENABLED", "0", "GOFLAGS", "-mod=mod"}
 	env = append(env, b.Env...)
 	for i := 0; i+1 < len(env); i += 2 {
 		a = append(a, "--setenv", env[i], env[i+1])
@@ -123,7 +128,8 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 	// The shell joins the cgroups before exec, so every descendant is in them.
 	join := `for d in $1; do echo $$ > "$d/cgroup.procs" || exit 125; done; shift; exec "$@"`
 	argv := append([]string{"-c", join, "sh", strings.Join(groups, " "), "prlimit",
-		"--fsize=" + strconv.Itoa(maxFile), "--nofile=4096", "--core=0", "bwrap", "--bind", cache, "/cache"}, b.args()...)
+		"--fsize=" + strconv.Itoa(maxFile), "--nofile=4096", "--core=0", "bwrap", "--bind", cache, "/cache"},
+		b.args()...)
 	cmd := exec.CommandContext(ctx, "sh", argv...)
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	cmd.ExtraFiles = []*os.File{w}
@@ -141,7 +147,8 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 	started, _ := io.ReadAll(status)
 	if !bytes.Contains(started, []byte(`"child-pid"`)) {
 		tail := strings.TrimSpace(string(buf.b[max(0, len(buf.b)-300):]))
-		return -1, buf.b, false, fmt.Errorf("the sandbox did not start: %s; is bubblewrap installed and working (apt-get install bubblewrap)?", tail)
+		return -1, buf.b, false, fmt.Errorf("the sandbox did not start: %s; "+
+			"is bubblewrap installed and working (apt-get install bubblewrap)?", tail)
 	}
 	return cmd.ProcessState.ExitCode(), buf.b, errors.Is(ctx.Err(), context.DeadlineExceeded), nil
 }
@@ -163,7 +170,8 @@ func (c *capped) Write(p []byte) (int, error) {
 // value pairs written in order, and returns its folder. Where the machine
 // does not let us, it says so once and returns "".
 func cgroup(controller string, limits ...string) string {
-	dir := fmt.Sprintf("/sys/fs/cgroup/%s/ratchet-%d-%s", controller, os.Getpid(), strings.ToLower(rand.Text()[:8]))
+	name := fmt.Sprintf("ratchet-%d-%s", os.Getpid(), strings.ToLower(rand.Text()[:8]))
+	dir := filepath.Join("/sys/fs/cgroup", controller, name)
 	err := os.Mkdir(dir, 0o755)
 	for i := 0; err == nil && i+1 < len(limits); i += 2 {
 		err = os.WriteFile(filepath.Join(dir, limits[i]), []byte(limits[i+1]), 0o644)
@@ -173,7 +181,8 @@ func cgroup(controller string, limits ...string) string {
 	}
 	if err != nil {
 		os.Remove(dir)
-		warn(controller, "no "+controller+" cgroup ("+err.Error()+"); sandboxes run without a whole-sandbox "+controller+" cap")
+		warn(controller, fmt.Sprintf("no %s cgroup (%v); sandboxes run without a whole-sandbox %[1]s cap",
+			controller, err))
 		return ""
 	}
 	return dir
@@ -209,7 +218,8 @@ func warn(key, msg string) {
 func bound(dir string, size int) func() {
 	opts := "size=" + strconv.Itoa(size) + ",nr_inodes=" + strconv.Itoa(size/4096)
 	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
-		warn("disk", "cannot mount a sized tmpfs for runs ("+err.Error()+"); a run's files are capped per file only")
+		warn("disk", fmt.Sprintf("cannot mount a sized tmpfs for runs (%v); a run's files are capped per file only",
+			err))
 		return func() {}
 	}
 	return func() { syscall.Unmount(dir, syscall.MNT_DETACH) }
@@ -269,13 +279,15 @@ func WarmCache() (string, error) {
 	tmp := dir + ".tmp-" + rand.Text()
 	defer os.RemoveAll(tmp)
 	src := filepath.Join(tmp, "src")
-	if err := WriteTree(src, map[string][]byte{"go.mod": []byte("module warm\n"), "warm_test.go": warmSource}); err != nil {
+	tree := map[string][]byte{"go.mod": []byte("module warm\n"), "warm_test.go": warmSource}
+	if err := WriteTree(src, tree); err != nil {
 		return "", fmt.Errorf("warm the build cache: %w", err)
 	}
 	// The anchor's own source, built on the host, offline.
 	cmd := exec.Command("go", "test", "-count=1", ".")
 	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=readonly", "GOCACHE="+filepath.Join(tmp, "cache"))
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off",
+		"GOFLAGS=-mod=readonly", "GOCACHE="+filepath.Join(tmp, "cache"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("warm the build cache: %v: %s", err, out)
 	}

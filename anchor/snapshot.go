@@ -41,7 +41,8 @@ func ReadTree(dir string, strict bool) (map[string][]byte, error) {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("refusing %s: not a regular file", p)
 		}
-		if size > maxTree || (!strict && (size > maxTree/16 || len(files) > 100000)) { // an agent's tree is held in memory
+		// an agent's tree is held in memory
+		if size > maxTree || (!strict && (size > maxTree/16 || len(files) > 100000)) {
 			return fmt.Errorf("refusing %s: %d files, %d bytes, more than the anchor reads", dir, len(files), size)
 		}
 		rel, err := filepath.Rel(dir, p)
@@ -71,7 +72,8 @@ func HashOf(files map[string][]byte) string {
 	h := sha256.New()
 	tw := tar.NewWriter(h)
 	for _, f := range slices.Sorted(maps.Keys(files)) {
-		tw.WriteHeader(&tar.Header{Name: f, Mode: 0o644, Size: int64(len(files[f])), Typeflag: tar.TypeReg, Format: tar.FormatPAX})
+		size := int64(len(files[f]))
+		tw.WriteHeader(&tar.Header{Name: f, Mode: 0o644, Size: size, Typeflag: tar.TypeReg, Format: tar.FormatPAX})
 		tw.Write(files[f]) // writes to a hash cannot fail
 	}
 	tw.Close()
@@ -130,11 +132,10 @@ func (a *Anchor) resolveHarness(arg string) (string, error) {
 		h, err := a.head()
 		return h.Hash, err
 	}
-	if !filepath.IsLocal(arg) {
-		return "", fmt.Errorf("--harness %q is neither a folder nor a stored snapshot hash; pass the harness folder or a hash from anchor log --json", arg)
-	}
-	if _, err := os.Stat(a.path("snapshots", arg)); err != nil {
-		return "", fmt.Errorf("--harness %q is neither a folder nor a stored snapshot hash; pass the harness folder or a hash from anchor log --json", arg)
+	_, err := os.Stat(a.path("snapshots", arg)) // a stat only: a path outside is refused next
+	if !filepath.IsLocal(arg) || err != nil {
+		return "", fmt.Errorf("--harness %q is neither a folder nor a stored snapshot hash; "+
+			"pass the harness folder or a hash from anchor log --json", arg)
 	}
 	return arg, nil
 }
@@ -168,7 +169,8 @@ func (a *Anchor) refreshWorkingCopy(hash string) error {
 		err = WriteTree(dir, files)
 	}
 	if err != nil {
-		return fmt.Errorf("refresh %s: %w; the ledger is right: run anchor rollback with the head generation to retry", dir, err)
+		return fmt.Errorf("refresh %s: %w; the ledger is right: "+
+			"run anchor rollback with the head generation to retry", dir, err)
 	}
 	return nil
 }
