@@ -156,6 +156,9 @@ func build(lang, ex string) (map[string][]byte, string) {
 		}
 		return nil, "no test runner for " + lang + " in the sandbox"
 	}
+	if _, err := os.Stat(filepath.Join(ex, ".meta", ".skip_tests")); err == nil {
+		return nil, "marked .meta/.skip_tests: the exercise asks for tests, not for code they test"
+	}
 	b, err := os.ReadFile(filepath.Join(ex, ".meta", "config.json"))
 	var cfg config
 	if err == nil {

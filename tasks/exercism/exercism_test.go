@@ -41,6 +41,8 @@ func miniTree(t *testing.T, layout string) string {
 		"python/exercises/practice/echo/.meta/exemplar.py":     "def twice(s):\n    return s + s\n",
 		"python/exercises/practice/echo/echo.py":               "def twice(s):\n    return s\n",
 		"python/exercises/practice/echo/test_echo.py":          "from echo import twice\n\n\ndef test_twice():\n    assert twice('ab') == 'abab'\n",
+		"go/exercises/practice/tester/.meta/.skip_tests":       "",
+		"go/exercises/practice/tester/.meta/config.json":       goConfig,
 		"rust/exercises/practice/tally/.docs/instructions.md":  "# Tally\n",
 		"rust/exercises/practice/tally/.meta/config.json":      `{"files": {"solution": ["src/lib.rs"], "test": ["tests/tally.rs"], "example": [".meta/example.rs"]}}`,
 		"rust/exercises/practice/tally/Cargo.toml":             "[package]\nname = \"tally\"\n",
@@ -74,8 +76,8 @@ func TestImportPolyglot(t *testing.T) {
 	var table bytes.Buffer
 	res.Print(&table)
 	t.Log("\n" + table.String())
-	if res.Written["go"] != 1 || res.Written["python"] != 2 || res.Skipped["rust"][unsupported["rust"]] != 1 {
-		t.Errorf("written %v, skipped %v; want go 1, python 2, rust skipped with its reason", res.Written, res.Skipped)
+	if res.Written["go"] != 1 || res.Written["python"] != 2 || res.Skipped["rust"][unsupported["rust"]] != 1 || len(res.Skipped["go"]) != 1 {
+		t.Errorf("written %v, skipped %v; want go 1 (and 1 skipped: .skip_tests), python 2, rust skipped with its reason", res.Written, res.Skipped)
 	}
 	if !strings.Contains(table.String(), "cargo is not in the sandbox") {
 		t.Errorf("the table does not say why rust was skipped:\n%s", table.String())
