@@ -63,7 +63,7 @@ func pytestCount(report []byte, keys map[string]bool) Scored {
 	}
 	s, passed, passedIn := Scored{}, map[string]bool{}, map[string]bool{}
 	if xml.Unmarshal(report, &doc) != nil {
-		s.Error = "the pytest report is missing or unreadable"
+		s.Error = "the pytest report is missing or unreadable (scoring needs /usr/bin/python3 with pytest)"
 	}
 	for _, c := range doc.Cases {
 		key := c.File + " " + strings.Split(c.Name, "[")[0]
