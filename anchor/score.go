@@ -67,6 +67,9 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	if t.goTest() {
 		canaries = plantCanaries(files, hidden)
 	}
+	if t.pytest() { // scored as a JUnit task whose command and report the anchor sets (pytest.go)
+		t.Test, t.JUnit, canaries = pytestCommand(files, hidden)
+	}
 	warm, err := WarmCache()
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
@@ -298,6 +301,8 @@ func canaryName(files map[string][]byte, dir string) string {
 // do not count either way. A canary that did not fail marks the run forged.
 func count(t Task, out []byte, exit int, report []byte, hidden, files map[string][]byte, canaries map[string]bool) Scored {
 	switch {
+	case t.JUnit == pytestReport:
+		return pytestCount(report, canaries)
 	case t.JUnit != "":
 		return junit(report, exit)
 	case !t.goTest():
@@ -350,6 +355,8 @@ func count(t Task, out []byte, exit int, report []byte, hidden, files map[string
 }
 
 type testCase struct {
+	File    string    `xml:"file,attr"`
+	Name    string    `xml:"name,attr"`
 	Failure *struct{} `xml:"failure"`
 	Error   *struct{} `xml:"error"`
 	Skipped *struct{} `xml:"skipped"`

@@ -43,8 +43,14 @@ A read-only dashboard over the ledger. Environment: ANCHOR_HOME sets --home.`
 What gain the acceptance gate can detect on this suite: power, holdout size and
 repeats needed, from the head's runs or from --p. Environment: ANCHOR_HOME sets --home.`
 	tasksUsage = `usage: ratchet tasks validate [--jobs N] DIR
-Checks every task of the suite in DIR in the anchor's sandbox: the repo fails, the
-reference passes, nothing hidden leaks, no two tasks are the same.`
+       ratchet tasks import exercism DIR --out SUITE
+validate checks every task of the suite in DIR in the anchor's sandbox: the repo
+fails, the reference passes, nothing hidden leaks, no two tasks are the same.
+import exercism writes a suite from an exercism track or the Aider polyglot benchmark.`
+	tasksImportUsage = `usage: ratchet tasks import exercism DIR --out SUITE
+Writes a new suite from the exercism exercises in DIR (exercises/practice/NAME/, or
+LANG/exercises/practice/NAME/ as in the Aider polyglot benchmark): Go and Python
+tasks, other languages skipped with the reason. Run ratchet tasks validate on it.`
 	scriptedUsage = `usage: ratchet scripted-model [--suite DIR] [--rate P]
 Serves the demo's scripted models (the task oracle, then the evolver) until
 interrupted and prints their URLs. Environment: ANCHOR_TASKS sets --suite.`

@@ -62,6 +62,7 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{[]string{"editors", "-h"}, []string{"-write", `(default "ratchet")`}},
 		{[]string{"tasks", "-h"}, []string{"tasks validate"}},
 		{[]string{"tasks", "validate", "-h"}, []string{"-jobs"}},
+		{[]string{"tasks", "import", "-h"}, []string{"-out", "polyglot"}},
 		{[]string{"harness", "-h"}, []string{"which", "export"}},
 		{[]string{"harness", "export", "-h"}, []string{"-gen", "(default -1)", "RATCHET_LEDGER"}},
 		{[]string{"fleet", "-h"}, []string{"submit", "worker", "NATS_URL"}},
@@ -84,6 +85,8 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{"frob"}, {"frob", "-h"}, {"run", "--frob"}, {"sessions", "--frob"}, {"serve", "--frob"}, {"mcp", "--frob"},
 		{"ui", "--frob"}, {"ui", "--addr"}, {"evolve", "--frob"}, {"evolve", "--rounds", "x"}, {"plan", "--frob"},
 		{"editors", "--frob"}, {"editors", "--editor", "emacs"}, {"tasks", "frob"}, {"tasks", "validate", "--frob"},
+		{"tasks", "import", "exercism", "x", "--frob"}, {"tasks", "import", "frob", "x", "--out", "y"}, {"tasks", "import", "exercism", "x"},
+		{"tasks", "import", "exercism", "no-such-folder", "--out", "y"},
 		{"harness", "frob"}, {"harness", "which", "--frob"}, {"fleet", "frob"}, {"fleet", "status", "--frob"},
 		{"scripted-model", "--frob"},
 	}

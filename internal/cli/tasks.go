@@ -9,14 +9,18 @@ import (
 	"runtime"
 
 	"ratchet/tasks"
+	"ratchet/tasks/exercism"
 )
 
 func tasksCommand(ctx context.Context, args []string) error {
 	if groupHelp(args, tasksUsage) {
 		return flag.ErrHelp
 	}
+	if len(args) > 0 && args[0] == "import" {
+		return importCommand(args[1:])
+	}
 	if len(args) == 0 || args[0] != "validate" {
-		return errors.New("usage: ratchet tasks validate [--jobs N] DIR")
+		return errors.New("usage: ratchet tasks validate [--jobs N] DIR | ratchet tasks import exercism DIR --out SUITE")
 	}
 	fs := flag.NewFlagSet("tasks validate", flag.ContinueOnError)
 	jobs := fs.Int("jobs", 2*runtime.NumCPU(), "tasks checked in parallel (twice the CPUs: a scoring waits on its sandboxes as much as on the CPU)")
@@ -40,5 +44,38 @@ func tasksCommand(ctx context.Context, args []string) error {
 		return fmt.Errorf("%d of %d tasks are bad; see the table above", bad, len(results))
 	}
 	fmt.Printf("all %d tasks are good\n", len(results))
+	return nil
+}
+
+// importCommand is ratchet tasks import exercism DIR --out SUITE. Its flags
+// may stand before or after the folder.
+func importCommand(args []string) error {
+	const use = "usage: ratchet tasks import exercism DIR --out SUITE"
+	fs := flag.NewFlagSet("tasks import", flag.ContinueOnError)
+	out := fs.String("out", "", "the new suite's folder (must not exist)")
+	var words []string
+	for rest := args; ; rest = fs.Args()[1:] {
+		if err := parseFlags(fs, rest, tasksImportUsage); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		words = append(words, fs.Arg(0))
+	}
+	switch {
+	case len(words) != 2 || words[0] != "exercism":
+		return errors.New(use + " (exercism is the one format it reads)")
+	case *out == "":
+		return errors.New(use + ": --out names the suite to write")
+	}
+	res, err := exercism.Import(words[1], *out)
+	if err != nil {
+		return err
+	}
+	if err := res.Print(os.Stdout); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s; check it with: ratchet tasks validate %s\n", *out, *out)
 	return nil
 }

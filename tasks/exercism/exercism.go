@@ -1,0 +1,284 @@
+// Package exercism imports exercises in exercism's layout as a Ratchet task
+// suite: one track (exercises/practice/NAME/) or the Aider polyglot
+// benchmark's several (LANG/exercises/practice/NAME/). Each exercise gives
+// one task: its instructions as the prompt, its stub and tests as repo/,
+// its tests again as hidden/, its example solution as reference/, and a
+// split drawn from a stable hash of the exercise's name, so that one
+// exercise lands in the same split in every language.
+package exercism
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"ratchet/anchor"
+)
+
+// Result is what one import did, per language.
+type Result struct {
+	Written map[string]int            // tasks written, by language
+	Skipped map[string]map[string]int // exercises skipped, by language and reason
+}
+
+// runners are the languages whose tests run offline in the anchor's
+// sandbox, and their test commands.
+var runners = map[string]string{"go": "go test ./...", "python": "python3 -m pytest"}
+
+// unsupported says why a language's exercises are skipped.
+var unsupported = map[string]string{
+	"rust":       "cargo is not in the sandbox (it lives under ~/.cargo, and crates would need the network)",
+	"javascript": "its tests need jest and babel installed by npm, and the sandbox has no network",
+	"cpp":        "its tests need CMake and a Catch2 build per exercise, not run by the anchor",
+	"java":       "its tests need Gradle and JUnit from the network",
+}
+
+// config is the part of .meta/config.json the import reads.
+type config struct {
+	Files struct {
+		Solution, Test, Example, Exemplar, Editor []string
+	}
+}
+
+// Import reads the exercism tree at dir and writes a suite at out, which
+// must not exist yet. Nothing is written when it fails: the suite is built
+// beside out and moved into place at the end.
+func Import(dir, out string) (Result, error) {
+	res := Result{Written: map[string]int{}, Skipped: map[string]map[string]int{}}
+	exercises, err := find(dir)
+	if err != nil {
+		return res, err
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return res, fmt.Errorf("%s already exists: give --out a new folder", out)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(out)), ".import-")
+	if err != nil {
+		return res, fmt.Errorf("cannot write the suite beside %s: %w", out, err)
+	}
+	defer os.RemoveAll(tmp)
+	for _, ex := range exercises {
+		lang, name := ex[0], ex[1]
+		task, reason := build(lang, filepath.Join(dir, ex[2]))
+		if reason == "" {
+			err = anchor.WriteTree(filepath.Join(tmp, split(name), lang+"-"+name), task)
+		}
+		if err != nil {
+			return res, fmt.Errorf("write %s-%s: %w", lang, name, err)
+		}
+		if reason != "" {
+			if res.Skipped[lang] == nil {
+				res.Skipped[lang] = map[string]int{}
+			}
+			res.Skipped[lang][reason]++
+			continue
+		}
+		res.Written[lang]++
+	}
+	if len(res.Written) == 0 {
+		return res, fmt.Errorf("no exercise of %s could be imported (%s); Go and Python exercises can", dir, summary(res))
+	}
+	return res, os.Rename(tmp, out)
+}
+
+// find lists the exercises under dir as language, name and path below dir.
+func find(dir string) ([][3]string, error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder: give an exercism track or the polyglot benchmark's checkout", dir)
+	}
+	var found [][3]string
+	tracks, _ := filepath.Glob(filepath.Join(dir, "*", "exercises", "practice", "*", ".meta"))
+	single, _ := filepath.Glob(filepath.Join(dir, "exercises", "practice", "*", ".meta"))
+	for _, meta := range append(tracks, single...) {
+		ex := filepath.Dir(meta)
+		rel, _ := filepath.Rel(dir, ex)
+		lang := strings.Split(filepath.ToSlash(rel), "/")[0]
+		if lang == "exercises" {
+			lang = trackLanguage(dir, ex)
+		}
+		found = append(found, [3]string{lang, filepath.Base(ex), rel})
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("no exercises under %s: want exercises/practice/NAME/.meta or LANG/exercises/practice/NAME/.meta", dir)
+	}
+	return found, nil
+}
+
+// trackLanguage names the language of a one-track tree: the track's
+// config.json slug, else what the exercise's files show.
+func trackLanguage(dir, ex string) string {
+	var track struct{ Slug string }
+	if b, err := os.ReadFile(filepath.Join(dir, "config.json")); err == nil && json.Unmarshal(b, &track) == nil && track.Slug != "" {
+		return track.Slug
+	}
+	for file, lang := range map[string]string{"go.mod": "go", "Cargo.toml": "rust", "package.json": "javascript"} {
+		if _, err := os.Stat(filepath.Join(ex, file)); err == nil {
+			return lang
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(ex, "*.py")); m != nil {
+		return "python"
+	}
+	return "unknown"
+}
+
+// split draws train, holdout or sealed from the exercise's name alone:
+// about 55, 35 and 10 in 100.
+func split(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	switch n := binary.BigEndian.Uint64(sum[:8]) % 100; {
+	case n < 55:
+		return "train"
+	case n < 90:
+		return "holdout"
+	}
+	return "sealed"
+}
+
+// build makes one exercise's task files, or says why it is skipped.
+func build(lang, ex string) (map[string][]byte, string) {
+	command, ok := runners[lang]
+	if !ok {
+		if why, known := unsupported[lang]; known {
+			return nil, why
+		}
+		return nil, "no test runner for " + lang + " in the sandbox"
+	}
+	if _, err := os.Stat(filepath.Join(ex, ".meta", ".skip_tests")); err == nil {
+		return nil, "marked .meta/.skip_tests: the exercise asks for tests, not for code they test"
+	}
+	b, err := os.ReadFile(filepath.Join(ex, ".meta", "config.json"))
+	var cfg config
+	if err == nil {
+		err = json.Unmarshal(b, &cfg)
+	}
+	if err != nil {
+		return nil, ".meta/config.json is missing or not JSON"
+	}
+	examples := append(cfg.Files.Example, cfg.Files.Exemplar...)
+	if len(cfg.Files.Solution) == 0 || len(cfg.Files.Test) == 0 || len(examples) == 0 {
+		return nil, ".meta/config.json names no solution, test or example file"
+	}
+	tree, err := anchor.ReadTree(ex, false)
+	if err != nil {
+		return nil, "unreadable: " + err.Error()
+	}
+	task := map[string][]byte{}
+	for name, body := range tree {
+		if top := strings.Split(name, "/")[0]; !strings.HasPrefix(top, ".") {
+			task["repo/"+name] = body
+		}
+	}
+	for _, name := range cfg.Files.Test {
+		body, ok := tree[name]
+		if !ok {
+			return nil, "a test file named in .meta/config.json is missing"
+		}
+		task["hidden/"+name] = body
+	}
+	for i, name := range examples {
+		body, ok := tree[name]
+		if !ok {
+			return nil, "an example file named in .meta/config.json is missing"
+		}
+		target := path.Base(name) // an example stands in for the solution file of its name, or of its place
+		if _, stub := tree[target]; !stub && i < len(cfg.Files.Solution) {
+			target = cfg.Files.Solution[i]
+		}
+		task["reference/"+target] = body
+	}
+	prompt, err := instructions(ex, cfg.Files.Solution, cfg.Files.Test)
+	if err != nil {
+		return nil, err.Error()
+	}
+	quoted := "'''\n" + prompt + "'''" // verbatim, for a reader of task.toml
+	if strings.Contains(prompt, "'''") || strings.ContainsFunc(prompt, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' }) {
+		quoted = basic(prompt)
+	}
+	task["task.toml"] = fmt.Appendf(nil, "prompt = %s\ntest = %s\ngroup = %s\n", quoted, basic(command), basic(filepath.Base(ex)))
+	return task, ""
+}
+
+// instructions is the exercise's prompt: its instructions, their appendix,
+// and which files to change.
+func instructions(ex string, solution, tests []string) (string, error) {
+	main, err := os.ReadFile(filepath.Join(ex, ".docs", "instructions.md"))
+	if err != nil {
+		return "", errors.New(".docs/instructions.md is missing")
+	}
+	text := strings.TrimSpace(string(main))
+	if more, err := os.ReadFile(filepath.Join(ex, ".docs", "instructions.append.md")); err == nil {
+		text += "\n\n" + strings.TrimSpace(string(more))
+	}
+	return fmt.Sprintf("%s\n\nWrite the solution in %s; the tests in %s show what is expected. Keep the names the stub declares.\n",
+		text, strings.Join(solution, ", "), strings.Join(tests, ", ")), nil
+}
+
+// basic writes s as a TOML basic string.
+func basic(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteRune('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// summary is the reasons exercises were skipped, one phrase per language.
+func summary(r Result) string {
+	var parts []string
+	for _, lang := range slices.Sorted(maps.Keys(r.Skipped)) {
+		for _, why := range slices.Sorted(maps.Keys(r.Skipped[lang])) {
+			parts = append(parts, fmt.Sprintf("%s: %d skipped, %s", lang, r.Skipped[lang][why], why))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Print writes the import's table: tasks written and skipped per language
+// and reason.
+func (r Result) Print(w io.Writer) error {
+	langs := map[string]bool{}
+	for l := range r.Written {
+		langs[l] = true
+	}
+	for l := range r.Skipped {
+		langs[l] = true
+	}
+	names := slices.Collect(maps.Keys(langs))
+	sort.Strings(names)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LANGUAGE\tWRITTEN\tSKIPPED\tWHY")
+	for _, l := range names {
+		if len(r.Skipped[l]) == 0 {
+			fmt.Fprintf(tw, "%s\t%d\t0\t\n", l, r.Written[l])
+		}
+		for _, why := range slices.Sorted(maps.Keys(r.Skipped[l])) {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", l, r.Written[l], r.Skipped[l][why], why)
+		}
+	}
+	return tw.Flush()
+}

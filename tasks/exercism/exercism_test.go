@@ -1,0 +1,171 @@
+package exercism
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ratchet/anchor"
+	"ratchet/tasks"
+)
+
+// A miniature exercism tree, written for this test: a Go and a Python
+// exercise of one name (so both land in one split), a second Python one,
+// and a Rust one that is skipped.
+func miniTree(t *testing.T, layout string) string {
+	t.Helper()
+	root := t.TempDir()
+	goConfig := `{"files": {"solution": ["tally.go"], "test": ["tally_test.go"], "example": [".meta/example.go"], "editor": ["cases_test.go"]}}`
+	pyConfig := `{"files": {"solution": ["tally.py"], "test": ["tally_test.py"], "example": [".meta/example.py"]}}`
+	files := map[string]string{
+		"go/exercises/practice/tally/.docs/instructions.md":        "# Tally\n\nCount the marks `|` in a string.\n",
+		"go/exercises/practice/tally/.docs/instructions.append.md": "Spaces are not marks.\n",
+		"go/exercises/practice/tally/.meta/config.json":            goConfig,
+		"go/exercises/practice/tally/.meta/example.go":             "package tally\n\nimport \"strings\"\n\n// Count counts marks.\nfunc Count(s string) int { return strings.Count(s, \"|\") }\n",
+		"go/exercises/practice/tally/tally.go":                     "package tally\n\n// Count counts marks.\nfunc Count(s string) int { return 0 }\n",
+		"go/exercises/practice/tally/cases_test.go":                "package tally\n\nvar cases = []struct {\n\tin   string\n\twant int\n}{{\"\", 0}, {\"||\", 2}, {\"| |\", 2}}\n",
+		"go/exercises/practice/tally/tally_test.go": "package tally\n\nimport \"testing\"\n\nfunc TestCount(t *testing.T) {\n\tfor _, c := range cases {\n" +
+			"\t\tif got := Count(c.in); got != c.want {\n\t\t\tt.Errorf(\"Count(%q) = %d, want %d\", c.in, got, c.want)\n\t\t}\n\t}\n}\n",
+		"go/exercises/practice/tally/go.mod":                    "module tally\n\ngo 1.22\n",
+		"python/exercises/practice/tally/.docs/instructions.md": "# Tally\n\nCount the marks `|` in a string.\n",
+		"python/exercises/practice/tally/.meta/config.json":     pyConfig,
+		"python/exercises/practice/tally/.meta/example.py":      "def count(s):\n    return s.count('|')\n",
+		"python/exercises/practice/tally/tally.py":              "def count(s):\n    pass\n",
+		"python/exercises/practice/tally/tally_test.py": "import unittest\n\nfrom tally import count\n\n\nclass TallyTest(unittest.TestCase):\n" +
+			"    def test_empty(self):\n        self.assertEqual(count(''), 0)\n\n    def test_two(self):\n        self.assertEqual(count('| |'), 2)\n",
+		"python/exercises/practice/echo/.docs/instructions.md": "# Echo\n\nReturn what you are given, twice, \"quoted\" \\ as is.\n",
+		"python/exercises/practice/echo/.meta/config.json":     `{"files": {"solution": ["echo.py"], "test": ["test_echo.py"], "exemplar": [".meta/exemplar.py"]}}`,
+		"python/exercises/practice/echo/.meta/exemplar.py":     "def twice(s):\n    return s + s\n",
+		"python/exercises/practice/echo/echo.py":               "def twice(s):\n    return s\n",
+		"python/exercises/practice/echo/test_echo.py":          "from echo import twice\n\n\ndef test_twice():\n    assert twice('ab') == 'abab'\n",
+		"go/exercises/practice/tester/.meta/.skip_tests":       "",
+		"go/exercises/practice/tester/.meta/config.json":       goConfig,
+		"rust/exercises/practice/tally/.docs/instructions.md":  "# Tally\n",
+		"rust/exercises/practice/tally/.meta/config.json":      `{"files": {"solution": ["src/lib.rs"], "test": ["tests/tally.rs"], "example": [".meta/example.rs"]}}`,
+		"rust/exercises/practice/tally/Cargo.toml":             "[package]\nname = \"tally\"\n",
+	}
+	for name, body := range files {
+		if layout == "track" { // one track: the python folder's contents at the root
+			rest, ok := strings.CutPrefix(name, "python/")
+			if !ok {
+				continue
+			}
+			name = rest
+		}
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if layout == "track" {
+		os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"slug": "python"}`), 0o644)
+	}
+	return root
+}
+
+func TestImportPolyglot(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "suite")
+	res, err := Import(miniTree(t, "polyglot"), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	res.Print(&table)
+	t.Log("\n" + table.String())
+	if res.Written["go"] != 1 || res.Written["python"] != 2 || res.Skipped["rust"][unsupported["rust"]] != 1 || len(res.Skipped["go"]) != 1 {
+		t.Errorf("written %v, skipped %v; want go 1 (and 1 skipped: .skip_tests), python 2, rust skipped with its reason", res.Written, res.Skipped)
+	}
+	if !strings.Contains(table.String(), "cargo is not in the sandbox") {
+		t.Errorf("the table does not say why rust was skipped:\n%s", table.String())
+	}
+	goTask, pyTask := filepath.Join(out, split("tally"), "go-tally"), filepath.Join(out, split("tally"), "python-tally")
+	for _, want := range []string{"repo/tally.go", "repo/tally_test.go", "repo/cases_test.go", "repo/go.mod", "hidden/tally_test.go", "reference/tally.go"} {
+		if _, err := os.Stat(filepath.Join(goTask, want)); err != nil {
+			t.Errorf("go-tally: %v", err)
+		}
+	}
+	for _, gone := range []string{"repo/.meta", "repo/.docs", "reference/example.go"} {
+		if _, err := os.Stat(filepath.Join(goTask, gone)); err == nil {
+			t.Errorf("go-tally has %s", gone)
+		}
+	}
+	for _, dir := range []string{goTask, pyTask} {
+		task, err := anchor.LoadTask(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(task.Prompt, "Count the marks `|` in a string.") || !strings.Contains(task.Prompt, "tally_test") {
+			t.Errorf("%s: prompt %q lacks the instructions or the files", dir, task.Prompt)
+		}
+		toml, _ := os.ReadFile(filepath.Join(dir, "task.toml"))
+		if !strings.Contains(string(toml), "group = \"tally\"") {
+			t.Errorf("%s: task.toml has no group: %s", dir, toml)
+		}
+	}
+	goT, _ := anchor.LoadTask(goTask)
+	if !strings.Contains(goT.Prompt, "Spaces are not marks.") {
+		t.Errorf("the appendix of the instructions is not in the prompt: %q", goT.Prompt)
+	}
+	echo, err := anchor.LoadTask(filepath.Join(out, split("echo"), "python-echo"))
+	if err != nil || !strings.Contains(echo.Prompt, `"quoted" \ as is`) {
+		t.Errorf("echo: %v, prompt %q", err, echo.Prompt)
+	}
+	// Validated like any other suite, in the anchor's sandbox.
+	var report bytes.Buffer
+	results, err := tasks.Validate(context.Background(), out, 2, &report)
+	t.Log("\n" + report.String())
+	if err != nil || len(results) != 3 {
+		t.Fatalf("validate: %v, %d results", err, len(results))
+	}
+	for _, r := range results {
+		if r.Problem != "" {
+			t.Errorf("%s/%s is bad: %s", r.Split, r.ID, r.Problem)
+		}
+	}
+}
+
+func TestImportOneTrack(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "suite")
+	res, err := Import(miniTree(t, "track"), out)
+	if err != nil || res.Written["python"] != 2 || len(res.Skipped) != 0 {
+		t.Fatalf("one python track: %v, written %v, skipped %v", err, res.Written, res.Skipped)
+	}
+	if _, err := anchor.LoadTask(filepath.Join(out, split("tally"), "python-tally")); err != nil {
+		t.Error(err)
+	}
+}
+
+// Bad input is one line that says what to do, and nothing is written.
+func TestImportBadInput(t *testing.T) {
+	tmp := t.TempDir()
+	existing := filepath.Join(tmp, "existing")
+	os.Mkdir(existing, 0o755)
+	rustOnly := t.TempDir()
+	os.MkdirAll(filepath.Join(rustOnly, "rust", "exercises", "practice", "x", ".meta"), 0o755)
+	for _, tt := range []struct{ name, dir, out, want string }{
+		{"no such folder", filepath.Join(tmp, "nope"), filepath.Join(tmp, "a"), "is not a folder"},
+		{"no exercises", t.TempDir(), filepath.Join(tmp, "b"), "no exercises under"},
+		{"the suite exists", miniTree(t, "polyglot"), existing, "already exists"},
+		{"nothing importable", rustOnly, filepath.Join(tmp, "c"), "no exercise of"},
+	} {
+		_, err := Import(tt.dir, tt.out)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line with %q", tt.name, err, tt.want)
+		}
+		if tt.out != existing {
+			if _, err := os.Stat(tt.out); err == nil {
+				t.Errorf("%s: %s was written", tt.name, tt.out)
+			}
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, ".import-*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if entries, _ := os.ReadDir(existing); len(entries) != 0 {
+		t.Errorf("the existing suite was written into: %v", entries)
+	}
+}
