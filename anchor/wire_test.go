@@ -313,6 +313,7 @@ func TestRedteam7CaseVariantKeysPassTheProxy(t *testing.T) {
 		for server, read := range map[string]func([]byte) (int, string){"go": goServer, "exact": exactServer} {
 			t.Run(name+"/"+server, func(t *testing.T) {
 				var served, requests atomic.Int64
+				reached.Store("")
 				e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 					requests.Add(1)
 					images, search := read(r.Body)
@@ -349,7 +350,7 @@ func TestRedteam7CaseVariantKeysPassTheProxy(t *testing.T) {
 					r.Outcome, r.Passed, r.Total, r.TokensIn, r.TokensOut, served.Load(), requests.Load())
 				for _, req := range e.srv.Requests() {
 					if bytes.Contains(req.Body, []byte(`"Content"`)) || bytes.Contains(req.Body, []byte(`"Type"`)) {
-						t.Errorf("the proxy forwarded a case-variant key: %s", req.Body)
+						t.Errorf("the proxy forwarded a case-variant key: %.300s", req.Body)
 					}
 				}
 				if requests.Load() != 1 || r.TokensIn+r.TokensOut != served.Load() || served.Load() != 11 {
