@@ -352,11 +352,11 @@ func (w *wire) decode(dec *json.Decoder, at string, depth int) (any, error) {
 		return list, err
 	case t == json.Delim('{') && (w.keys != nil || w.data):
 		return w.decodeObject(dec, at, depth)
+	case w == whole && positive(t) == 0: // a limit or a count, never null
+		return nil, fmt.Errorf("%s must be a positive integer", at)
 	case t == nil || w.data: // null stands for "not given" in both APIs
 	case w.only != nil && !slices.Contains(w.only, fmt.Sprint(t)):
 		return nil, fmt.Errorf("%s %q is not allowed: only text and function tools leave the sandbox", at, t)
-	case w == whole && positive(t) == 0:
-		return nil, fmt.Errorf("%s must be a positive integer", at)
 	case reflect.TypeOf(t) != reflect.TypeOf(w.scalar):
 		return nil, fmt.Errorf("%s has a value of the wrong type: see the API's documentation", at)
 	}

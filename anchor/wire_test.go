@@ -169,6 +169,8 @@ func TestWireRefuses(t *testing.T) {
 		{"openai", "stream_options key", `{"stream_options":{"include_usage":false,"Include_usage":true}}`},
 		{"openai", "web_search_options", `{"web_search_options":{}}`},
 		{"openai", "a string for a flag", `{"stream":"true"}`},
+		{"openai", "a limit of null", `{"max_completion_tokens":null}`},
+		{"openai", "a count of zero", `{"n":0}`},
 		{"openai", "an object for a string", msg(`{"role":{"x":1}}`)},
 		{"openai", "a list for tools", `{"tools":"all"}`},
 		{"openai", "data key twice", `{"tools":[{"type":"function","function":{"name":"f","parameters":{"a":1,"a":2}}}]}`},
