@@ -26,7 +26,7 @@ import (
 // upstream and scrubbed from every reply. Budget counts input and output
 // tokens together. Seed is the openai "seed" of every request. Options
 // (MODEL_OPTIONS, a JSON object) are the operator's: its keys override the
-// request's.
+// request's, and a request may carry them (the harness client merges them in).
 type ProxyConfig struct {
 	API, Upstream, Model, Key, Options string
 	Budget                             int64
@@ -35,10 +35,12 @@ type ProxyConfig struct {
 
 // Proxy is a run's only way to the model: an HTTP server on a unix socket
 // bound into the sandbox. It serves POST to the API's chat path and nothing
-// else, one request at a time. Every body is re-encoded with the operator's
-// model pinned and the reply capped to the budget left; the credential is
-// injected and the usage the upstream reports is charged. A reply without a
-// complete usage report is charged all it could have cost.
+// else, one request at a time. Every body is decoded along the API's wire
+// (openAIWire, anthropicWire) and only what was decoded is forwarded,
+// re-encoded with the operator's model pinned and the reply capped to the
+// budget left; the credential is injected and the usage the upstream
+// reports is charged. A reply without a complete usage report is charged
+// all it could have cost.
 type Proxy struct {
 	c              ProxyConfig
 	path           string
