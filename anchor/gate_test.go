@@ -26,8 +26,16 @@ func coinModel(helps string) fakemodel.Step {
 		if strings.Contains(body, "wrote ") || len(msgs) < 2 {
 			return fakemodel.Step{Text: "Done.", In: 80, Out: 5}
 		}
-		sum := sha256.Sum256(append(msgs[0], msgs[1]...))
-		if !strings.Contains(string(msgs[0]), helps) && sum[0] >= 128 {
+		// The coin hashes the two messages as the harness client encodes
+		// them, whatever order the proxy forwards their keys in.
+		var m [2]struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		}
+		json.Unmarshal(msgs[0], &m[0])
+		json.Unmarshal(msgs[1], &m[1])
+		sum := sha256.Sum256(append(must(json.Marshal(m[0])), must(json.Marshal(m[1]))...))
+		if !strings.Contains(m[0].Content, helps) && sum[0] >= 128 {
 			return fakemodel.Step{Text: "I give up.", In: 50, Out: 5}
 		}
 		args, _ := json.Marshal(map[string]string{"path": "sum.go", "content": fixedSum})

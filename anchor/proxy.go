@@ -11,7 +11,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,7 +26,7 @@ import (
 // upstream and scrubbed from every reply. Budget counts input and output
 // tokens together. Seed is the openai "seed" of every request. Options
 // (MODEL_OPTIONS, a JSON object) are the operator's: its keys override the
-// request's.
+// request's, and a request may carry them (the harness client merges them in).
 type ProxyConfig struct {
 	API, Upstream, Model, Key, Options string
 	Budget                             int64
@@ -33,31 +35,43 @@ type ProxyConfig struct {
 
 // Proxy is a run's only way to the model: an HTTP server on a unix socket
 // bound into the sandbox. It serves POST to the API's chat path and nothing
-// else, one request at a time. Every body is re-encoded with the operator's
-// model pinned and the reply capped to the budget left; the credential is
-// injected and the usage the upstream reports is charged. A reply without a
-// complete usage report is charged all it could have cost.
+// else, one request at a time. Every body is decoded along the API's wire
+// (openAIWire, anthropicWire) and only what was decoded is forwarded,
+// re-encoded with the operator's model pinned and the reply capped to the
+// budget left; the credential is injected and the usage the upstream
+// reports is charged. A reply without a complete usage report is charged
+// all it could have cost.
 type Proxy struct {
 	c              ProxyConfig
 	path           string
 	header         http.Header // to the upstream: the credential, never the sandbox's
 	secret         *strings.Replacer
 	srv            *http.Server
-	mu             sync.Mutex   // held over a whole request, so requests go one at a time
-	in, out, conns atomic.Int64 // tokens charged; connections open
+	wire           *wire          // the API's request, with the operator's options as data
+	options        map[string]any // the operator's, decoded
+	mu             sync.Mutex     // held over a whole request, so requests go one at a time
+	in, out, conns atomic.Int64   // tokens charged; connections open
 	failure        atomic.Pointer[string]
 }
 
 // StartProxy serves on the unix socket at sock until Close.
 func StartProxy(sock string, c ProxyConfig) (*Proxy, error) {
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		return nil, fmt.Errorf("start model proxy: %w", err)
-	}
-	p := &Proxy{c: c, path: "/v1/chat/completions", header: http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + c.Key}}}
+	p := &Proxy{c: c, path: "/v1/chat/completions", wire: openAIWire()}
+	p.header = http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + c.Key}}
 	if c.API == "anthropic" {
 		p.path = "/v1/messages"
 		p.header = http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {c.Key}, "Anthropic-Version": {"2023-06-01"}}
+		p.wire = anthropicWire()
+	}
+	dec := json.NewDecoder(strings.NewReader(cmp.Or(c.Options, "{}")))
+	dec.UseNumber()
+	dec.Decode(&p.options) // an object: checked at start-up, and the operator's
+	for k := range p.options {
+		p.wire.keys[k] = data // a harness merges them in, and they are replaced
+	}
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("start model proxy: %w", err)
 	}
 	p.secret = strings.NewReplacer(cmp.Or(c.Key, "\x00"), "[credential]") // with no key, a byte no reply has
 	// Any other method is 405, any other path 404.
@@ -103,18 +117,10 @@ func (p *Proxy) Failure() string { return *cmp.Or(p.failure.Load(), new("")) }
 // provoked the failure (a context too long, a dropped connection), and a
 // harness must not turn a lost run into a redraw.
 func (p *Proxy) Probe(ctx context.Context) error {
-	body, err := p.rewrite([]byte(`{"messages":[{"role":"user","content":"Say OK."}]}`), 1)
-	if err != nil {
-		return err
-	}
+	body, _ := p.rewrite([]byte(`{"messages":[{"role":"user","content":"Say OK."}]}`), 1) // valid in both APIs
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(p.c.Upstream, "/")+p.path, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header = p.header
-	resp, err := http.DefaultTransport.RoundTrip(req)
+	resp, err := p.send(ctx, body)
 	if err != nil {
 		return errors.New(p.secret.Replace(err.Error()))
 	}
@@ -162,44 +168,24 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.failure.Store(&failure)
 }
 
-// rewrite reads body as exactly one JSON object with unique top-level keys,
-// all in lower-case snake_case, and returns the body to forward: the
-// operator's model, the reply capped to limit tokens, and in openai mode the
-// seed and, for a stream, its usage.
+// rewrite decodes body along the proxy's wire and returns the body to
+// forward, re-encoded from what it decoded: the operator's options and
+// model, the reply capped to limit tokens, and in openai mode the seed and,
+// for a stream, its usage. It is the one place where the bytes sent
+// upstream are made.
 func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') || !json.Valid(body) { // Valid: nothing follows the object
-		return nil, fmt.Errorf("the request body must be exactly one JSON object")
+	dec.UseNumber()
+	v, err := p.wire.decode(dec, "request", 0)
+	req, isObject := v.(map[string]any)
+	if !json.Valid(body) || !isObject { // Valid: one JSON value, and nothing after it
+		return nil, cmp.Or(err, errNotObject)
 	}
-	req := map[string]any{} // values are json.RawMessage until the proxy sets them
-	var text struct{ Messages, System any }
-	if json.Unmarshal(body, &text) != nil {
-		return nil, fmt.Errorf("the request body must be exactly one JSON object")
-	}
-	if kind := cmp.Or(media(text.Messages, false), media(text.System, true)); kind != "" {
-		return nil, fmt.Errorf("content of type %q is not allowed: only text goes to the model (a provider bills media by its own count, and fetches a URL from the network)", kind)
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		key, _ := t.(string)
-		var v json.RawMessage
-		// Both APIs write their keys in lower-case snake_case. Any other key
-		// is refused, as Go servers such as Ollama match keys without regard
-		// to case ("Stream", "MODEL", or "ſtream" with a long s), and so is
-		// a key given twice.
-		if err != nil || req[key] != nil || strings.Trim(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" || dec.Decode(&v) != nil {
-			return nil, fmt.Errorf("the request body's keys must be unique and in lower-case snake_case; %q is not", key)
-		}
-		req[key] = v
-	}
-	var options map[string]json.RawMessage
-	json.Unmarshal([]byte(cmp.Or(p.c.Options, "{}")), &options) // an object: checked at start-up
-	for k, v := range options {
+	for k, v := range p.options {
 		req[k] = v // the operator's (I1), over the harness's
 	}
 	for _, k := range []string{"max_tokens", "max_completion_tokens", "n_predict"} {
-		var n int64
-		if json.Unmarshal(options[k], &n) == nil && n > 0 {
+		if n := positive(p.options[k]); n > 0 {
 			limit = min(limit, n) // the operator's limit holds for every name of it
 		}
 	}
@@ -207,39 +193,37 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 	// are capped where given (llama.cpp's server prefers n_predict), and so
 	// are n, the number of replies, and vLLM's best_of, the number drawn.
 	for k, most := range map[string]int64{"max_tokens": limit, "max_completion_tokens": limit, "n_predict": limit, "n": 1, "best_of": 1} {
-		n := most
-		if v, ok := req[k].(json.RawMessage); ok && (json.Unmarshal(v, &n) != nil || n < 1) {
-			return nil, fmt.Errorf("%q must be a positive integer", k)
-		}
-		if _, ok := req[k]; ok || k == "max_tokens" {
-			req[k] = min(n, most)
-		}
-	}
-	// Server-side tools (web search, fetch, code execution, MCP) would give
-	// the model a way to the network from the sandbox (I2): only the
-	// harness's own function tools pass.
-	var tools []struct{ Type string }
-	if raw, ok := req["tools"].(json.RawMessage); ok && json.Unmarshal(raw, &tools) != nil {
-		return nil, fmt.Errorf("tools must be a list of tool objects")
-	}
-	for _, tool := range tools {
-		if tool.Type != "" && tool.Type != "function" && tool.Type != "custom" {
-			return nil, fmt.Errorf("the server tool %q is not allowed: the sandbox has no network", tool.Type)
-		}
-	}
-	for _, k := range []string{"web_search_options", "mcp_servers", "container"} {
-		if _, ok := req[k]; ok {
-			return nil, fmt.Errorf("%q is not allowed: the sandbox has no network", k)
+		if n := positive(req[k]); n > 0 || k == "max_tokens" {
+			req[k] = min(cmp.Or(n, most), most)
 		}
 	}
 	req["model"] = p.c.Model
 	if p.c.API != "anthropic" {
 		req["seed"] = p.c.Seed
 	}
-	if stream, _ := req["stream"].(json.RawMessage); p.c.API != "anthropic" && string(stream) == "true" {
+	if p.c.API != "anthropic" && req["stream"] == true {
 		req["stream_options"] = map[string]bool{"include_usage": true}
 	}
 	return json.Marshal(req)
+}
+
+// positive is a decoded JSON number as a positive integer, or 0.
+func positive(v any) int64 {
+	s, _ := v.(json.Number)
+	n, _ := strconv.ParseInt(string(s), 10, 64)
+	return max(n, 0)
+}
+
+// send posts body to the upstream's chat path with the credential: every
+// byte the proxy sends upstream goes through here.
+func (p *Proxy) send(ctx context.Context, body []byte) (*http.Response, error) {
+	url := strings.TrimRight(p.c.Upstream, "/") + p.path
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = p.header
+	return http.DefaultTransport.RoundTrip(req)
 }
 
 // forward sends body upstream and relays the reply. It returns the tokens to
@@ -248,12 +232,7 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 // or with none, or no reply at all) is charged at least est and limit. A
 // status of 300 or more serves none, and an upstream never reached none.
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est, limit int64) (in, out int64, failure string) {
-	var resp *http.Response
-	up, err := http.NewRequestWithContext(r.Context(), http.MethodPost, strings.TrimRight(p.c.Upstream, "/")+p.path, bytes.NewReader(body))
-	if err == nil {
-		up.Header = p.header
-		resp, err = http.DefaultTransport.RoundTrip(up)
-	}
+	resp, err := p.send(r.Context(), body)
 	if err != nil {
 		failure = p.secret.Replace("model server unreachable: " + err.Error())
 		refuse(w, http.StatusBadGateway, "api_error", failure)
@@ -293,29 +272,121 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 	return max(in, est), max(out, limit), failure
 }
 
-// textParts are the content parts the proxy forwards: text, and the tool
-// calls and results of the harness's own tools.
-var textParts = []string{"text", "tool_use", "tool_result", "thinking", "redacted_thinking", "refusal"}
+// A wire is the proxy's description of one JSON value of a request: the
+// scalar it may be, the keys it may have as an object, the elements of it
+// as a list. The proxy decodes a body only along its wire and forwards only
+// what it decoded, re-encoded, so no check reads one view of a request while
+// a model server reads another: a key the wire does not know is refused at
+// any depth, and so is a key given twice or differing from another only by
+// case (servers in Go match keys without regard to case, the last one
+// winning; most others read exact keys, the first or the last).
+type wire struct {
+	scalar any              // a scalar of this one's type: a string, a json.Number or a bool
+	keys   map[string]*wire // an object with these keys, each optional
+	elem   *wire            // a list of these
+	only   []string         // a string, one of these
+	data   bool             // any JSON: the harness's own, such as a tool's schema
+}
 
-// media returns what is not text in a list of messages or, with parts, of
-// content parts (as decoded JSON): a part of another type, or of none (some
-// servers read a part by its keys), and Ollama's images field; else "".
-func media(list any, parts bool) string {
-	items, _ := list.([]any)
-	for _, it := range items {
-		item, _ := it.(map[string]any)
-		kind, _ := item["type"].(string)
-		if _, images := item["images"]; images {
-			return "images"
+type keys = map[string]*wire
+
+var str, boolean, data = &wire{scalar: ""}, &wire{scalar: false}, &wire{data: true}
+
+var num, whole = &wire{scalar: json.Number("")}, &wire{scalar: json.Number("")} // whole: a positive integer
+
+func object(k keys) *wire { return &wire{keys: k} }
+
+// oneOf is a string of the values given: the types of content parts and
+// tools that stay in the sandbox (the proxy refuses media, which a provider
+// bills by its own count and may fetch by URL, and server-side tools, I2).
+func oneOf(values ...string) *wire { return &wire{scalar: "", only: values} }
+
+// openAIWire is a chat completions request as the harness client sends it
+// (harness/model, which the evolver may not change), with content parts of
+// text and the output limits and counts the proxy caps. The operator's
+// MODEL_OPTIONS, which the client merges in, are added by StartProxy; no
+// other key is needed.
+func openAIWire() *wire {
+	part := object(keys{"type": oneOf("text"), "text": str})
+	function := object(keys{"name": str, "arguments": str})
+	calls := &wire{elem: object(keys{"id": str, "type": oneOf("function"), "function": function})}
+	content := &wire{scalar: "", elem: part}
+	message := object(keys{"role": str, "content": content, "tool_calls": calls, "tool_call_id": str})
+	function = object(keys{"name": str, "description": str, "parameters": data})
+	tool := object(keys{"type": oneOf("function"), "function": function})
+	return object(keys{"model": str, "messages": &wire{elem: message}, "tools": &wire{elem: tool},
+		"temperature": num, "seed": num, "reasoning_effort": str, "stream": boolean,
+		"stream_options": object(keys{"include_usage": boolean}), "max_tokens": whole,
+		"max_completion_tokens": whole, "n_predict": whole, "n": whole, "best_of": whole})
+}
+
+// anthropicWire is a messages request as the harness client sends it, with
+// the system prompt as blocks too.
+func anthropicWire() *wire {
+	block := object(keys{"type": oneOf("text", "tool_use", "tool_result"), "text": str, "input": data,
+		"id": str, "name": str, "tool_use_id": str})
+	blocks := &wire{scalar: "", elem: block}
+	block.keys["content"] = blocks // a tool result's
+	message := object(keys{"role": str, "content": blocks})
+	tool := object(keys{"name": str, "description": str, "input_schema": data})
+	return object(keys{"model": str, "system": blocks, "messages": &wire{elem: message},
+		"tools": &wire{elem: tool}, "temperature": num, "stream": boolean, "max_tokens": whole})
+}
+
+var errNotObject = errors.New("the request body must be one JSON object, nested at most 64 deep")
+
+// decode reads the next JSON value of dec, valid JSON that uses numbers,
+// along w: as encoding/json decodes it into an any, but with each number as
+// written. at names the value in an error; depth is how deep it lies.
+func (w *wire) decode(dec *json.Decoder, at string, depth int) (any, error) {
+	t, err := dec.Token()
+	switch {
+	case err != nil || depth > 64:
+		return nil, errNotObject
+	case t == json.Delim('[') && (w.elem != nil || w.data):
+		list := []any{}
+		for i := 0; dec.More() && err == nil; i++ {
+			var v any
+			v, err = cmp.Or(w.elem, w).decode(dec, fmt.Sprintf("%s[%d]", at, i), depth+1)
+			list = append(list, v)
 		}
-		if (parts && !slices.Contains(textParts, kind)) || (!parts && kind != "") {
-			return cmp.Or(kind, "a part without a type")
+		dec.Token() // the closing bracket
+		return list, err
+	case t == json.Delim('{') && (w.keys != nil || w.data):
+		return w.decodeObject(dec, at, depth)
+	case w == whole && positive(t) == 0: // a limit or a count, never null
+		return nil, fmt.Errorf("%s must be a positive integer", at)
+	case t == nil || w.data: // null stands for "not given" in both APIs
+	case w.only != nil && !slices.Contains(w.only, fmt.Sprint(t)):
+		return nil, fmt.Errorf("%s %q is not allowed: only text and function tools leave the sandbox", at, t)
+	case reflect.TypeOf(t) != reflect.TypeOf(w.scalar):
+		return nil, fmt.Errorf("%s has a value of the wrong type: see the API's documentation", at)
+	}
+	return t, nil
+}
+
+// decodeObject refuses a key the wire does not know and one that matches an
+// earlier key as encoding/json matches keys to fields.
+func (w *wire) decodeObject(dec *json.Decoder, at string, depth int) (any, error) {
+	obj, seen := map[string]any{}, map[string]bool{}
+	for dec.More() {
+		t, _ := dec.Token()
+		key, _ := t.(string)
+		sub, folded := w.keys[key], strings.ToUpper(strings.ToLower(key))
+		if w.data {
+			sub = w
 		}
-		if m := media(item["content"], true); m != "" {
-			return m
+		if sub == nil || seen[folded] {
+			return nil, fmt.Errorf("%s: the key %q is not the API's, or is given twice or in another case", at, key)
+		}
+		seen[folded] = true
+		var err error
+		if obj[key], err = sub.decode(dec, at+"."+key, depth+1); err != nil {
+			return nil, err
 		}
 	}
-	return ""
+	dec.Token() // the closing brace
+	return obj, nil
 }
 
 // countUsage raises in and out to the usage in one JSON message: OpenAI's,

@@ -139,6 +139,7 @@ func (d *Door) startProxy(sock string) (*anchor.Proxy, error) {
 		Upstream: cmp.Or(getenv(env, "MODEL_URL"), "http://127.0.0.1:11434"),
 		Model:    getenv(env, "MODEL_NAME"),
 		Key:      d.key(),
+		Options:  getenv(d.modelEnv(), "MODEL_OPTIONS"), // the harness merges them in; the proxy knows their keys
 		Budget:   d.cfg.Budget,
 	})
 }
