@@ -15,6 +15,12 @@ func tasksCommand(ctx context.Context, args []string) error {
 	if groupHelp(args, tasksUsage) {
 		return flag.ErrHelp
 	}
+	if len(args) > 0 && args[0] == "mine" {
+		return mineCommand(ctx, args[1:])
+	}
+	if len(args) > 0 && args[0] == "mutate" {
+		return mutateCommand(ctx, args[1:])
+	}
 	if len(args) == 0 || args[0] != "validate" {
 		return errors.New("usage: ratchet tasks validate [--jobs N] DIR")
 	}
