@@ -62,6 +62,8 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{[]string{"editors", "-h"}, []string{"-write", `(default "ratchet")`}},
 		{[]string{"tasks", "-h"}, []string{"tasks validate"}},
 		{[]string{"tasks", "validate", "-h"}, []string{"-jobs"}},
+		{[]string{"tasks", "mine", "-h"}, []string{"-split", `(default "60/25/15")`, "-rev", "GOPROXY"}},
+		{[]string{"tasks", "mutate", "-h"}, []string{"-seed", "-n", "(default 20)"}},
 		{[]string{"harness", "-h"}, []string{"which", "export"}},
 		{[]string{"harness", "export", "-h"}, []string{"-gen", "(default -1)", "RATCHET_LEDGER"}},
 		{[]string{"fleet", "-h"}, []string{"submit", "worker", "NATS_URL"}},
@@ -84,6 +86,8 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{"frob"}, {"frob", "-h"}, {"run", "--frob"}, {"sessions", "--frob"}, {"serve", "--frob"}, {"mcp", "--frob"},
 		{"ui", "--frob"}, {"ui", "--addr"}, {"evolve", "--frob"}, {"evolve", "--rounds", "x"}, {"plan", "--frob"},
 		{"editors", "--frob"}, {"editors", "--editor", "emacs"}, {"tasks", "frob"}, {"tasks", "validate", "--frob"},
+		{"tasks", "mine", "--frob"}, {"tasks", "mine", "."}, {"tasks", "mine", ".", "--out", "s"}, {"tasks", "mine", ".", "--out", "s", "--split", "1/2"},
+		{"tasks", "mutate", "--frob"}, {"tasks", "mutate", ".", "--out", "s", "-n", "0"}, {"tasks", "mutate", ".", "--out", "s"},
 		{"harness", "frob"}, {"harness", "which", "--frob"}, {"fleet", "frob"}, {"fleet", "status", "--frob"},
 		{"scripted-model", "--frob"},
 	}

@@ -135,9 +135,7 @@ func Mine(ctx context.Context, o Options) (sum Summary, err error) {
 		kept = append(kept, cd)
 	}
 	if len(kept) == 0 && len(st.Tasks) == 0 {
-		var b strings.Builder
-		sum.Print(&b, "commits")
-		return sum, fmt.Errorf("no commit of %s makes a task, so nothing was written (try ratchet tasks mutate):\n%s", o.Repo, strings.TrimSpace(b.String()))
+		return sum, fmt.Errorf("no commit of %s makes a task, so nothing was written (%d seen: %s); try ratchet tasks mutate", o.Repo, sum.Seen, sum.Reasons())
 	}
 	for i, cd := range kept {
 		split := splitOf(i, len(kept), o.Split)

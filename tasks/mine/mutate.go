@@ -97,6 +97,13 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 			goTest = "go test -mod=vendor"
 		}
 	}
+	hasTests := goProject
+	for name := range files {
+		hasTests = hasTests || isTestFile(name) && strings.HasSuffix(name, ".py")
+	}
+	if !hasTests {
+		return sum, fmt.Errorf("%s has no go.mod and no Python tests (test_*.py): tasks mutate needs a Go module or a Python project with pytest tests", o.Repo)
+	}
 	prog := &progress{w: o.Progress}
 	prog.printf(true, "mutate: running the tests of %s on its own code", o.Repo)
 	var sites []site
@@ -160,9 +167,7 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	}
 	sum.New = sum.Seen
 	if len(kept) == 0 {
-		var b strings.Builder
-		sum.Print(&b, "mutants")
-		return sum, fmt.Errorf("no mutant of %s makes a task, so nothing was written:\n%s", o.Repo, strings.TrimSpace(b.String()))
+		return sum, fmt.Errorf("no mutant of %s makes a task, so nothing was written (%d tried: %s); its tests may be too weak", o.Repo, sum.Seen, sum.Reasons())
 	}
 	st := state{Kind: "mutate", Root: fmt.Sprintf("seed %d", o.Seed), Seen: map[string]bool{}, Tasks: map[string]string{}}
 	for i, m := range kept {
@@ -464,13 +469,6 @@ func goSites(name string, src []byte) []site {
 // pyProjectSites runs the project's tests and returns the mutation sites of
 // its code, listed by pymut.py through Python's ast module.
 func pyProjectSites(ctx context.Context, files map[string][]byte) ([]site, error) {
-	hasTests := false
-	for name := range files {
-		hasTests = hasTests || isTestFile(name) && strings.HasSuffix(name, ".py")
-	}
-	if !hasTests {
-		return nil, fmt.Errorf("no go.mod and no Python tests (test_*.py): tasks mutate needs a Go module or a Python project with pytest tests")
-	}
 	code, out, _, err := runBox(ctx, files, pytestCommand(files), 10*time.Minute)
 	if err != nil {
 		return nil, fmt.Errorf("run the tests in the sandbox: %w", err)

@@ -193,6 +193,17 @@ func (s Summary) Print(w io.Writer, what string) {
 	}
 }
 
+// Reasons is the skipped counts in one line, most first.
+func (s Summary) Reasons() string {
+	reasons := slices.Sorted(maps.Keys(s.Skipped))
+	slices.SortStableFunc(reasons, func(a, b string) int { return s.Skipped[b] - s.Skipped[a] })
+	var parts []string
+	for _, r := range reasons {
+		parts = append(parts, fmt.Sprintf("%d %s", s.Skipped[r], r))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // progress prints a line to w at most every two seconds, and the last.
 type progress struct {
 	w    io.Writer
