@@ -180,9 +180,13 @@ func checkAll(ctx context.Context, cands []*candidate, staging string, jobs int,
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			cd.reason = checkTask(ctx, cd.t, filepath.Join(staging, "pending", cd.t.id), filepath.Join(staging, "tmp", fmt.Sprint(i)))
+			var problem string
+			cd.reason, problem = checkTask(ctx, cd.t, filepath.Join(staging, "pending", cd.t.id), filepath.Join(staging, "tmp", fmt.Sprint(i)))
 			mu.Lock()
 			defer mu.Unlock()
+			if cd.reason == reasonInvalid || cd.reason == reasonSandbox {
+				prog.printf(true, "mine: commit %s: %s: %s", cd.c.hash[:10], cd.reason, problem)
+			}
 			done++
 			if cd.reason == "" {
 				good++
@@ -194,13 +198,18 @@ func checkAll(ctx context.Context, cands []*candidate, staging string, jobs int,
 }
 
 // checkTask writes t to dir and checks it by the validator's rules; it
-// returns why it is no task, or "".
-func checkTask(ctx context.Context, t task, dir, tmp string) string {
+// returns why it is no task, or "", and the validator's problem.
+func checkTask(ctx context.Context, t task, dir, tmp string) (string, string) {
 	if err := t.write(dir); err != nil {
-		return reasonInvalid
+		return reasonInvalid, err.Error()
 	}
-	r := tasks.Check(ctx, dir, tmp)
-	switch p := r.Problem; {
+	p := tasks.Check(ctx, dir, tmp).Problem
+	return verdict(ctx, t, p), p
+}
+
+// verdict turns the validator's problem with a task into why it is none.
+func verdict(ctx context.Context, t task, p string) string {
+	switch {
 	case p == "":
 		return ""
 	case strings.HasPrefix(p, "scoring: ") || strings.HasPrefix(p, "prepare scoring") || strings.HasPrefix(p, "read the task"):
@@ -334,7 +343,10 @@ func goTask(ctx context.Context, t *task, before, after map[string][]byte, chs [
 	}
 	var pkgs []string
 	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		pkgs = append(pkgs, "./"+d)
+		if d != "." {
+			d = "./" + d
+		}
+		pkgs = append(pkgs, d)
 	}
 	t.test = "go test " + strings.Join(pkgs, " ")
 	if vendored || vendoredNext {

@@ -230,7 +230,7 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, goTest, 
 	}
 	t.id = fmt.Sprintf("%s-%d", t.id, s.Start) // two sites may share a line
 	m.t = t
-	m.reason = checkTask(ctx, t, filepath.Join(staging, "pending", t.id), filepath.Join(staging, "tmp", fmt.Sprint(n)))
+	m.reason, _ = checkTask(ctx, t, filepath.Join(staging, "pending", t.id), filepath.Join(staging, "tmp", fmt.Sprint(n)))
 }
 
 // pytestCommand is the machine's pytest on the whole project, with src/
