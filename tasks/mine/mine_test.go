@@ -91,7 +91,7 @@ func goHistory(t *testing.T) (*gitRepo, []string) {
 	r := newRepo(t)
 	r.commit("Add the calc and stats packages", map[string]string{
 		"go.mod": goMod, "calc/sum.go": sumBuggy, "calc/sum_test.go": sumTest0, "calc/max.go": maxCode0,
-		"calc/clamp.go": clamp0, "stats/mean.go": mean0, "stats/mean_test.go": meanT0, "stats/median.go": median0,
+		"calc/clamp.go": clamp0, "stats/mean.go": mean0, ".ci.yml": "on: push\n", "stats/mean_test.go": meanT0, "stats/median.go": median0,
 	})
 	sum := r.commit("Sum drops the last number\n\nSum of 1, 2 and 3 comes out as 3 instead of 6.\n\nSigned-off-by: T <t@example.com>",
 		map[string]string{"calc/sum.go": sumFixed, "calc/sum_test.go": sumTest1})
@@ -168,7 +168,7 @@ func TestMineGoHistory(t *testing.T) {
 	if len(sumTask) == 1 {
 		checkFiles(t, sumTask[0], map[string]string{
 			"repo/calc/sum.go": sumBuggy, "repo/calc/sum_test.go": sumTest0, "hidden/calc/sum_test.go": sumTest1,
-			"reference/calc/sum.go": sumFixed, "hidden/calc/max_test.go": "", "repo/.git/HEAD": "",
+			"reference/calc/sum.go": sumFixed, "hidden/calc/max_test.go": "", "repo/.git/HEAD": "", "repo/.ci.yml": "",
 		})
 	}
 	var table bytes.Buffer
@@ -298,6 +298,10 @@ func TestMineRefusesBadInput(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(out); len(entries) != 1 {
 		t.Errorf("another suite: it now holds %d entries", len(entries))
+	}
+	testtree.Write(t, out, map[string]string{stateFile: `{"kind": "mine", "root": "0123", "seen": {}}`})
+	if _, err := Mine(ctx, o(r.dir)); err == nil || !strings.Contains(err.Error(), "from another repository") {
+		t.Errorf("a suite mined from another repository: %v", err)
 	}
 }
 

@@ -127,7 +127,8 @@ func tomlString(s string) string {
 }
 
 // write lays the task out under dir: task.toml, repo/, hidden/,
-// reference/.
+// reference/. Dot files and folders (.github, .gitignore) are left out: the
+// anchor does not read them from a task.
 func (t task) write(dir string) error {
 	toml := fmt.Sprintf("prompt = %s\ntest = %s\ngroup = %s\n", tomlString(t.prompt), tomlString(t.test), tomlString(t.group))
 	err := anchor.WriteTree(dir, map[string][]byte{"task.toml": []byte(toml)})
@@ -136,10 +137,17 @@ func (t task) write(dir string) error {
 			err = os.MkdirAll(filepath.Join(dir, sub), 0o755)
 		}
 		if err == nil {
-			err = anchor.WriteTree(filepath.Join(dir, sub), files)
+			kept := maps.Clone(files)
+			maps.DeleteFunc(kept, func(name string, _ []byte) bool { return dotted(name) })
+			err = anchor.WriteTree(filepath.Join(dir, sub), kept)
 		}
 	}
 	return err
+}
+
+// dotted tells a path with a part that begins with a dot.
+func dotted(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.Contains(name, "/.")
 }
 
 // hashes returns the anchor's task hash of every task already in out.
