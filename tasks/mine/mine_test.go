@@ -92,6 +92,7 @@ func goHistory(t *testing.T) (*gitRepo, []string) {
 	r.commit("Add the calc and stats packages", map[string]string{
 		"go.mod": goMod, "calc/sum.go": sumBuggy, "calc/sum_test.go": sumTest0, "calc/max.go": maxCode0,
 		"calc/clamp.go": clamp0, "stats/mean.go": mean0, ".ci.yml": "on: push\n", "stats/mean_test.go": meanT0, "stats/median.go": median0,
+		"stats/slow_test.go": "package stats\n\nimport \"testing\"\n\nfunc TestSlow(t *testing.T) {\n\tt.Skip(\"run with -slow\")\n}\n",
 	})
 	sum := r.commit("Sum drops the last number\n\nSum of 1, 2 and 3 comes out as 3 instead of 6.\n\nSigned-off-by: T <t@example.com>",
 		map[string]string{"calc/sum.go": sumFixed, "calc/sum_test.go": sumTest1})
@@ -170,6 +171,12 @@ func TestMineGoHistory(t *testing.T) {
 			"repo/calc/sum.go": sumBuggy, "repo/calc/sum_test.go": sumTest0, "hidden/calc/sum_test.go": sumTest1,
 			"reference/calc/sum.go": sumFixed, "hidden/calc/max_test.go": "", "repo/.git/HEAD": "", "repo/.ci.yml": "",
 		})
+	}
+	// A public test that always skips would count as failed: the stats
+	// tasks count only their changed tests.
+	medianTask, _ := filepath.Glob(filepath.Join(out, "sealed", want[3][:10]+"-*"))
+	if len(medianTask) == 1 {
+		checkFiles(t, medianTask[0], map[string]string{"hidden/stats/median_test.go": medianT, "hidden/stats/slow_test.go": "", "hidden/stats/mean_test.go": ""})
 	}
 	var table bytes.Buffer
 	results, err := tasks.Validate(context.Background(), out, 2, &table)

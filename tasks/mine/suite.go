@@ -99,6 +99,7 @@ func ParseSplit(s string) ([3]int, error) {
 type task struct {
 	id, prompt, test, group string
 	repo, hidden, reference map[string][]byte
+	changedTests            map[string][]byte // Go: hidden/ without the pristine copies of unchanged test files
 }
 
 // tomlString writes s as a TOML string the anchor reads back verbatim: a
