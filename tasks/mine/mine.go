@@ -457,7 +457,7 @@ func namesNewTest(t task) bool {
 }
 
 var trailer = regexp.MustCompile(`^(?i:[a-z-]+-by|change-id|co-authored-by|fixes|closes|refs|see-also|bug|cc):\s|^\(cherry picked from commit`)
-var mergeLine = regexp.MustCompile(`^Merge (pull request #\d+ from|branch|remote-tracking branch|tag|commit)\b`)
+var mergeLine = regexp.MustCompile(`^Merge (pull request #\d+ from|branch|remote-tracking branch|tag|commit)\b|^Merged in \S+ \(pull request #\d+\)$`)
 var words = regexp.MustCompile(`[\pL]{2,}`)
 var boring = regexp.MustCompile(`(?i)^(wip|fix(es|ed)?|updates?|minor|cleanup|tests?|typo|tweak|changes|more|stuff|misc|bump|refactor|\.+)\b[\s.!]*$`)
 
