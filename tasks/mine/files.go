@@ -111,13 +111,14 @@ func vendorModules(ctx context.Context, files map[string][]byte) (bool, error) {
 var missingPackage = regexp.MustCompile(`No module named '([^']+)'|no required module provides package (\S+)|cannot find module providing package (\S+)|cannot find package "([^"]+)"`)
 
 // diagnose names why a tree's tests fail on the tree's own code, from the
-// output of running them.
-func diagnose(out []byte) string {
-	switch {
-	case missingPackage.Match(out):
-		return reasonMissing
-	case bytes.Contains(out, []byte("requires go >=")):
-		return reasonNewerGo
+// output of running them, with the line that says so.
+func diagnose(out []byte) (string, string) {
+	if m := missingPackage.Find(out); m != nil {
+		return reasonMissing, string(m)
 	}
-	return reasonFailOnCommit
+	if i := bytes.Index(out, []byte("requires go >=")); i >= 0 {
+		line, _, _ := bytes.Cut(out[i:], []byte("\n"))
+		return reasonNewerGo, string(line)
+	}
+	return reasonFailOnCommit, ""
 }

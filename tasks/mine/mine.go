@@ -192,7 +192,7 @@ func checkAll(ctx context.Context, cands []*candidate, staging string, jobs int,
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if cd.reason == reasonInvalid || cd.reason == reasonSandbox {
+			if cd.reason == reasonInvalid || cd.reason == reasonSandbox || cd.reason == reasonMissing || cd.reason == reasonNewerGo {
 				prog.printf(true, "mine: commit %s: %s: %s", cd.c.hash[:10], cd.reason, problem)
 			}
 			done++
@@ -212,18 +212,20 @@ func checkTask(ctx context.Context, t task, dir, tmp string) (string, string) {
 		return reasonInvalid, err.Error()
 	}
 	p := tasks.Check(ctx, dir, tmp).Problem
-	return verdict(ctx, t, p), p
+	reason, detail := verdict(ctx, t, p)
+	return reason, cmp.Or(detail, p)
 }
 
-// verdict turns the validator's problem with a task into why it is none.
-func verdict(ctx context.Context, t task, p string) string {
+// verdict turns the validator's problem with a task into why it is none,
+// and for a missing package the line that names it.
+func verdict(ctx context.Context, t task, p string) (string, string) {
 	switch {
 	case p == "":
-		return ""
+		return "", ""
 	case strings.HasPrefix(p, "scoring: ") || strings.HasPrefix(p, "prepare scoring") || strings.HasPrefix(p, "read the task"):
-		return reasonSandbox
+		return reasonSandbox, ""
 	case strings.Contains(p, "already passes every test"):
-		return reasonPassOnParent
+		return reasonPassOnParent, ""
 	case strings.Contains(p, "the reference does not pass"):
 		files := maps.Clone(t.repo)
 		maps.Copy(files, t.reference)
@@ -231,13 +233,13 @@ func verdict(ctx context.Context, t task, p string) string {
 		code, out, _, err := runBox(ctx, files, t.test, 5*time.Minute)
 		switch {
 		case err != nil:
-			return reasonSandbox
+			return reasonSandbox, ""
 		case code == 0:
-			return reasonSkips
+			return reasonSkips, ""
 		}
 		return diagnose(out)
 	}
-	return reasonInvalid
+	return reasonInvalid, ""
 }
 
 // prepare builds the task of commit c, or says why it makes none.
