@@ -471,7 +471,7 @@ func promptOf(msg string) (string, bool) {
 	var keep []string
 	for l := range strings.SplitSeq(strings.ReplaceAll(msg, "\r\n", "\n"), "\n") {
 		t := strings.TrimSpace(l)
-		if trailer.MatchString(t) || mergeLine.MatchString(t) {
+		if trailer.MatchString(t) || mergeLine.MatchString(t) || strings.Trim(t, "-") == "" && t != "" {
 			continue
 		}
 		keep = append(keep, strings.TrimRight(l, " \t"))
