@@ -107,8 +107,9 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	prog := &progress{w: o.Progress}
 	prog.printf(true, "mutate: running the tests of %s on its own code", o.Repo)
 	var sites []site
+	skipped := map[string]bool{} // "dir TestName" of the Go tests that skip on the original
 	if goProject {
-		sites, err = goProjectSites(ctx, files, goTest)
+		sites, skipped, err = goProjectSites(ctx, files, goTest)
 	} else {
 		sites, err = pyProjectSites(ctx, files)
 	}
@@ -139,7 +140,7 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 		}
 		var wg sync.WaitGroup
 		for i, m := range batch {
-			wg.Go(func() { tryMutant(ctx, m, files, goTest, staging, at+i) })
+			wg.Go(func() { tryMutant(ctx, m, files, skipped, goTest, staging, at+i) })
 		}
 		wg.Wait()
 		if ctx.Err() != nil {
@@ -197,7 +198,7 @@ func readProject(ctx context.Context, dir string) (map[string][]byte, error) {
 
 // tryMutant applies m's site, runs the tests on the mutant and, when a
 // test fails, builds the task and checks it by the validator's rules.
-func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, goTest, staging string, n int) {
+func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped map[string]bool, goTest, staging string, n int) {
 	s := m.s
 	src := files[s.File]
 	mutated := slices.Concat(src[:s.Start], []byte(s.Repl), src[s.End:])
@@ -208,8 +209,8 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, goTest, 
 	if strings.HasSuffix(s.File, ".go") {
 		dir := path.Dir(s.File)
 		for name, b := range files {
-			if strings.HasSuffix(name, "_test.go") && path.Dir(name) == dir {
-				t.hidden[name] = b
+			if strings.HasSuffix(name, "_test.go") && path.Dir(name) == dir && !skips(dir, b, skipped) {
+				t.hidden[name] = b // a file with a test that skips anyway would count it failed
 			}
 		}
 		t.test = goTest + " ./" + dir
@@ -358,27 +359,48 @@ func pyVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
 	return ""
 }
 
+// skips tells a test file that defines a test that skipped on the
+// original in package folder dir.
+func skips(dir string, b []byte, skipped map[string]bool) bool {
+	for _, m := range testDef.FindAllSubmatch(b, -1) {
+		if skipped[dir+" "+string(m[1])] {
+			return true
+		}
+	}
+	return false
+}
+
 // goProjectSites runs the project's tests and returns the mutation sites
-// of the code of every package whose tests pass.
-func goProjectSites(ctx context.Context, files map[string][]byte, goTest string) ([]site, error) {
+// of the code of every package whose tests pass, and the tests that skip
+// ("dir TestName").
+func goProjectSites(ctx context.Context, files map[string][]byte, goTest string) ([]site, map[string]bool, error) {
 	code, out, _, err := runBox(ctx, files, goTest+" -json -timeout 60s ./...", 10*time.Minute)
 	if err != nil {
-		return nil, fmt.Errorf("run the tests in the sandbox: %w", err)
+		return nil, nil, fmt.Errorf("run the tests in the sandbox: %w", err)
 	}
 	passed := map[string]bool{}
 	mod := "."
 	if m := moduleLine.FindSubmatch(files["go.mod"]); m != nil {
 		mod = string(m[1])
 	}
+	skipped := map[string]bool{}
 	for l := range bytes.SplitSeq(out, []byte("\n")) {
 		var e goEvent
-		if json.Unmarshal(l, &e) == nil && e.Test == "" && e.Action == "pass" {
+		switch {
+		case json.Unmarshal(l, &e) != nil:
+		case e.Test == "" && e.Action == "pass":
 			passed[e.Package] = true
+		case e.Test != "" && !strings.Contains(e.Test, "/") && e.Action == "skip":
+			dir := "."
+			if rest, ok := strings.CutPrefix(e.Package, mod+"/"); ok {
+				dir = rest
+			}
+			skipped[dir+" "+e.Test] = true
 		}
 	}
 	if len(passed) == 0 {
 		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-		return nil, fmt.Errorf("no Go package's tests pass on the project's own code (go test exit %d: %.200s); mutate needs passing tests", code, first)
+		return nil, nil, fmt.Errorf("no Go package's tests pass on the project's own code (go test exit %d: %.200s); mutate needs passing tests", code, first)
 	}
 	var sites []site
 	for _, name := range slices.Sorted(maps.Keys(files)) {
@@ -387,7 +409,7 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 		}
 		sites = append(sites, goSites(name, files[name])...)
 	}
-	return sites, nil
+	return sites, skipped, nil
 }
 
 var flips = map[token.Token]token.Token{token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR, token.EQL: token.NEQ, token.NEQ: token.EQL}

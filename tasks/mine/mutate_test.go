@@ -17,9 +17,10 @@ import (
 // calcModule is a small Go module whose tests catch most changes to its
 // two functions.
 var calcModule = map[string]string{
-	"go.mod":        goMod,
-	"calc/sum.go":   sumFixed,
-	"calc/clamp.go": clamp1,
+	"go.mod":            goMod,
+	"calc/sum.go":       sumFixed,
+	"calc/clamp.go":     clamp1,
+	"calc/slow_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestSlow(t *testing.T) {\n\tt.Skip(\"run with -slow\")\n}\n",
 	"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Errorf(\"Sum(1, 2, 3) = %d, want 6\", got)\n\t}\n}\n\n" +
 		"func TestClamp(t *testing.T) {\n\tfor _, c := range [][4]int{{0, 0, 9, 0}, {-1, 0, 9, 0}, {9, 0, 9, 9}, {10, 0, 9, 9}, {5, 0, 9, 5}} {\n\t\tif got := Clamp(c[0], c[1], c[2]); got != c[3] {\n\t\t\tt.Errorf(\"Clamp(%d, %d, %d) = %d, want %d\", c[0], c[1], c[2], got, c[3])\n\t\t}\n\t}\n}\n",
 }
@@ -73,6 +74,9 @@ func TestMutateGo(t *testing.T) {
 			if !strings.Contains(string(toml), `group = "`+name+`"`) || bytes.Equal(mutant[name], orig) || string(orig) != calcModule[name] {
 				t.Errorf("%s: reference %s is not the original beside a mutant of it, in its group:\n%s", rel, name, toml)
 			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "hidden", "calc", "slow_test.go")); err == nil {
+			t.Errorf("%s: hidden/ holds a test that always skips (it would count as failed)", rel)
 		}
 		if !strings.Contains(task.Prompt, "go test ./calc` fails in Test") || !strings.Contains(task.Prompt, "want") {
 			t.Errorf("%s: prompt is no bug report:\n%s", rel, task.Prompt)
