@@ -213,8 +213,12 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 				t.hidden[name] = b // a file with a test that skips anyway would count it failed
 			}
 		}
-		t.test = goTest + " ./" + dir
-		code, out, timedOut, err := runBox(ctx, tree, goTest+" -json -timeout 30s ./"+dir, mutateCheckTime)
+		pkg := "./" + dir
+		if dir == "." {
+			pkg = "."
+		}
+		t.test = goTest + " " + pkg
+		code, out, timedOut, err := runBox(ctx, tree, goTest+" -json -timeout 30s "+pkg, mutateCheckTime)
 		m.reason = goVerdict(code, out, timedOut, err, &t)
 	} else {
 		for name, b := range files {
@@ -304,7 +308,10 @@ var testFraming = regexp.MustCompile(`^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|P
 func bugReport(command string, failing, lines []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "`%s` fails in %s", command, failing[0])
-	if len(failing) > 1 {
+	switch {
+	case len(failing) == 2:
+		b.WriteString(" (and 1 other test)")
+	case len(failing) > 2:
 		fmt.Fprintf(&b, " (and %d other tests)", len(failing)-1)
 	}
 	b.WriteString(".\n")
