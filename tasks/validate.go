@@ -56,7 +56,7 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = check(ctx, d, filepath.Join(tmp, fmt.Sprint(i)))
+			results[i] = Check(ctx, d, filepath.Join(tmp, fmt.Sprint(i)))
 		})
 	}
 	wg.Wait()
@@ -83,7 +83,10 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 	return results, tw.Flush()
 }
 
-func check(ctx context.Context, dir, tmp string) (r Result) {
+// Check checks one task folder by the rules of Validate, but one task
+// alone (so not whether another task has the same files), scoring in
+// sandboxes under tmp.
+func Check(ctx context.Context, dir, tmp string) (r Result) {
 	start := time.Now()
 	t, err := anchor.LoadTask(dir)
 	r = Result{Split: t.Split, ID: t.ID}

@@ -15,6 +15,7 @@ import (
 const usage = `usage: ratchet COMMAND
   tasks validate DIR   check every task of a suite (runs in the anchor's sandbox)
   tasks import exercism DIR --out SUITE   a suite from an exercism track or the Aider polyglot benchmark
+  tasks mine|mutate REPO --out SUITE   a suite from a repository's fixing commits, or from bugs planted in its code
   evolve [--rounds N|--loop|--history|--dry-run] [--goal TEXT]   improve the head harness under the anchor
   run [--project DIR] [--test CMD] [--session ID] [--sandbox] [--budget N] "request"   the head harness on your project
   sessions [--show ID] [--json]            the saved request records

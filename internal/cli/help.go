@@ -44,6 +44,8 @@ What gain the acceptance gate can detect on this suite: power, holdout size and
 repeats needed, from the head's runs or from --p. Environment: ANCHOR_HOME sets --home.`
 	tasksUsage = `usage: ratchet tasks validate [--jobs N] DIR
        ratchet tasks import exercism DIR --out SUITE
+       ratchet tasks mine REPO --out SUITE     tasks from the fixing commits of a git history
+       ratchet tasks mutate REPO --out SUITE   tasks from bugs planted in the code (-n, --seed)
 validate checks every task of the suite in DIR in the anchor's sandbox: the repo
 fails, the reference passes, nothing hidden leaks, no two tasks are the same.
 import exercism writes a suite from an exercism track or the Aider polyglot benchmark.`
@@ -51,6 +53,14 @@ import exercism writes a suite from an exercism track or the Aider polyglot benc
 Writes a new suite from the exercism exercises in DIR (exercises/practice/NAME/, or
 LANG/exercises/practice/NAME/ as in the Aider polyglot benchmark): Go and Python
 tasks, other languages skipped with the reason. Run ratchet tasks validate on it.`
+	mineUsage = `usage: ratchet tasks mine REPO --out SUITE [flags]
+Walks REPO's first-parent history for commits that change code and tests together,
+whose tests fail on the parent and pass on the commit, and writes one task each
+(tasks/README.md, "Your own tasks"). A second run adds only new commits. Environment:
+GOPROXY (the host's module proxy) is used to vendor Go modules.`
+	mutateUsage = `usage: ratchet tasks mutate REPO --out SUITE [flags]
+Plants one bug at a time in REPO's code (Go or Python) and keeps those its own tests
+catch, as tasks whose prompt is the failing test's report (tasks/README.md).`
 	scriptedUsage = `usage: ratchet scripted-model [--suite DIR] [--rate P]
 Serves the demo's scripted models (the task oracle, then the evolver) until
 interrupted and prints their URLs. Environment: ANCHOR_TASKS sets --suite.`

@@ -63,6 +63,8 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{[]string{"tasks", "-h"}, []string{"tasks validate"}},
 		{[]string{"tasks", "validate", "-h"}, []string{"-jobs"}},
 		{[]string{"tasks", "import", "-h"}, []string{"-out", "polyglot"}},
+		{[]string{"tasks", "mine", "-h"}, []string{"-split", `(default "60/25/15")`, "-rev", "GOPROXY"}},
+		{[]string{"tasks", "mutate", "-h"}, []string{"-seed", "-n", "(default 20)"}},
 		{[]string{"harness", "-h"}, []string{"which", "export"}},
 		{[]string{"harness", "export", "-h"}, []string{"-gen", "(default -1)", "RATCHET_LEDGER"}},
 		{[]string{"fleet", "-h"}, []string{"submit", "worker", "NATS_URL"}},
@@ -87,6 +89,8 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{"editors", "--frob"}, {"editors", "--editor", "emacs"}, {"tasks", "frob"}, {"tasks", "validate", "--frob"},
 		{"tasks", "import", "exercism", "x", "--frob"}, {"tasks", "import", "frob", "x", "--out", "y"}, {"tasks", "import", "exercism", "x"},
 		{"tasks", "import", "exercism", "no-such-folder", "--out", "y"},
+		{"tasks", "mine", "--frob"}, {"tasks", "mine", "."}, {"tasks", "mine", ".", "--out", "s"}, {"tasks", "mine", ".", "--out", "s", "--split", "1/2"},
+		{"tasks", "mutate", "--frob"}, {"tasks", "mutate", ".", "--out", "s", "-n", "0"}, {"tasks", "mutate", ".", "--out", "s"},
 		{"harness", "frob"}, {"harness", "which", "--frob"}, {"fleet", "frob"}, {"fleet", "status", "--frob"},
 		{"scripted-model", "--frob"},
 	}

@@ -19,8 +19,14 @@ func tasksCommand(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "import" {
 		return importCommand(args[1:])
 	}
+	if len(args) > 0 && args[0] == "mine" {
+		return mineCommand(ctx, args[1:])
+	}
+	if len(args) > 0 && args[0] == "mutate" {
+		return mutateCommand(ctx, args[1:])
+	}
 	if len(args) == 0 || args[0] != "validate" {
-		return errors.New("usage: ratchet tasks validate [--jobs N] DIR | ratchet tasks import exercism DIR --out SUITE")
+		return errors.New("usage: ratchet tasks validate|import|mine|mutate ...; run ratchet tasks -h")
 	}
 	fs := flag.NewFlagSet("tasks validate", flag.ContinueOnError)
 	jobs := fs.Int("jobs", 2*runtime.NumCPU(), "tasks checked in parallel (twice the CPUs: a scoring waits on its sandboxes as much as on the CPU)")

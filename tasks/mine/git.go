@@ -1,0 +1,139 @@
+package mine
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// git runs git in repo and returns its standard output. A failure's error
+// is git's first line of complaint.
+func git(ctx context.Context, repo string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return nil, fmt.Errorf("git %s: %s", args[0], strings.TrimPrefix(first, "fatal: "))
+	}
+	return out, nil
+}
+
+// openRepo checks that dir is a whole git repository: not a plain folder,
+// not a shallow clone (its history would end early and its oldest commit
+// look like a root).
+func openRepo(ctx context.Context, dir string) error {
+	if _, err := git(ctx, dir, "rev-parse", "--git-dir"); err != nil {
+		return fmt.Errorf("%s is not a git repository: give the folder of a clone (git clone URL)", dir)
+	}
+	out, err := git(ctx, dir, "rev-parse", "--is-shallow-repository")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(string(out)) == "true" {
+		return fmt.Errorf("%s is a shallow clone: its history is cut short; run git -C %s fetch --unshallow first", dir, dir)
+	}
+	return nil
+}
+
+// commit is one commit of the first-parent chain.
+type commit struct {
+	hash, parent string // parent is "" for a root commit
+	message      string
+}
+
+// firstParents lists the first-parent chain that ends at rev, oldest
+// first, with each commit's first parent and message.
+func firstParents(ctx context.Context, repo, rev string) ([]commit, error) {
+	out, err := git(ctx, repo, "log", "--first-parent", "--reverse", "-z", "--format=%H %P%n%B", rev, "--")
+	if err != nil {
+		return nil, fmt.Errorf("read the history of %s at %s: %w", repo, rev, err)
+	}
+	var cs []commit
+	for rec := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		head, msg, _ := strings.Cut(rec, "\n")
+		f := strings.Fields(head)
+		if len(f) == 0 {
+			continue
+		}
+		c := commit{hash: f[0], message: msg}
+		if len(f) > 1 {
+			c.parent = f[1]
+		}
+		cs = append(cs, c)
+	}
+	if len(cs) == 0 {
+		return nil, fmt.Errorf("%s has no commits at %s", repo, rev)
+	}
+	return cs, nil
+}
+
+// change is one file a commit changed, with the lines added and removed.
+type change struct {
+	path    string
+	deleted bool
+	lines   int
+}
+
+// changes lists what to changed from from, renames as a deletion and an
+// addition.
+func changes(ctx context.Context, repo, from, to string) ([]change, error) {
+	status, err := git(ctx, repo, "diff", "--no-renames", "--name-status", "-z", from, to, "--")
+	if err != nil {
+		return nil, err
+	}
+	numstat, err := git(ctx, repo, "diff", "--no-renames", "--numstat", "-z", from, to, "--")
+	if err != nil {
+		return nil, err
+	}
+	lines := map[string]int{}
+	for rec := range strings.SplitSeq(string(numstat), "\x00") {
+		f := strings.SplitN(rec, "\t", 3)
+		if len(f) == 3 {
+			a, _ := strconv.Atoi(f[0]) // "-" for a binary file: 0
+			d, _ := strconv.Atoi(f[1])
+			lines[f[2]] = a + d
+		}
+	}
+	var cs []change
+	fields := strings.Split(strings.TrimSuffix(string(status), "\x00"), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		cs = append(cs, change{path: fields[i+1], deleted: fields[i] == "D", lines: lines[fields[i+1]]})
+	}
+	return cs, nil
+}
+
+// treeAt reads the files of rev's tree (regular files only: links and
+// submodules are left out) through git archive.
+func treeAt(ctx context.Context, repo, rev string) (map[string][]byte, error) {
+	out, err := git(ctx, repo, "archive", "--format=tar", rev)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	tr := tar.NewReader(bytes.NewReader(out))
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return files, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read the tree of %s: %w", rev, err)
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, err
+		}
+		files[h.Name] = b
+	}
+}

@@ -1,0 +1,545 @@
+package mine
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"ratchet/anchor"
+)
+
+// Why a mutant makes no task.
+const (
+	reasonSurvives  = "no test fails on it (the tests miss it)"
+	reasonNoBuild   = "it does not build, or vet or the test run rejects it"
+	reasonHangs     = "its tests hang"
+	mutateCheckTime = 2 * time.Minute
+)
+
+// MutateOptions says what to mutate and where to write the tasks.
+type MutateOptions struct {
+	Repo, Out string
+	N         int    // tasks wanted
+	Seed      uint64 // the order mutants are tried in
+	Split     [3]int
+	Jobs      int
+	Progress  io.Writer
+}
+
+// site is one typed mutation: the bytes [start, end) of file replaced by
+// repl, inside function fn.
+type site struct {
+	File       string `json:"-"`
+	Kind       string `json:"kind"`
+	Fn         string `json:"func"`
+	Line       int    `json:"line"`
+	Start, End int
+	Repl       string `json:"repl"`
+}
+
+// mutant is a site being tried.
+type mutant struct {
+	s      site
+	t      task
+	reason string
+}
+
+//go:embed pymut.py
+var pymut []byte
+
+// Mutate writes up to o.N tasks made by changing one function of o.Repo's
+// code at a time (a flipped comparison, an off-by-one bound, swapped
+// operands, a wrong constant, a dropped statement), each kept only when
+// some test of the project fails on it; every test must pass on the
+// original. The same seed tries the same mutants in the same order.
+func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
+	start := time.Now()
+	sum = Summary{Written: map[string]int{}, Skipped: map[string]int{}}
+	defer func() { sum.Elapsed = time.Since(start) }()
+	if o.N < 1 {
+		return sum, fmt.Errorf("-n %d: give the number of tasks wanted, 1 or more", o.N)
+	}
+	if entries, err := os.ReadDir(o.Out); err == nil && len(entries) > 0 {
+		return sum, fmt.Errorf("--out %s is not empty: tasks mutate writes a new suite; give a new or empty folder", o.Out)
+	}
+	files, err := readProject(ctx, o.Repo)
+	if err != nil {
+		return sum, err
+	}
+	goProject := files["go.mod"] != nil
+	goTest := "go test"
+	if goProject {
+		vendored, err := vendorModules(ctx, files)
+		if err != nil {
+			return sum, fmt.Errorf("%s: %w; its modules must be vendored for the offline sandbox", o.Repo, err)
+		}
+		if vendored {
+			goTest = "go test -mod=vendor"
+		}
+	}
+	hasTests := goProject
+	for name := range files {
+		hasTests = hasTests || isTestFile(name) && strings.HasSuffix(name, ".py")
+	}
+	if !hasTests {
+		return sum, fmt.Errorf("%s has no go.mod and no Python tests (test_*.py): tasks mutate needs a Go module or a Python project with pytest tests", o.Repo)
+	}
+	prog := &progress{w: o.Progress}
+	prog.printf(true, "mutate: running the tests of %s on its own code", o.Repo)
+	var sites []site
+	skipped := map[string]bool{} // "dir TestName" of the Go tests that skip on the original
+	if goProject {
+		sites, skipped, err = goProjectSites(ctx, files, goTest)
+	} else {
+		sites, err = pyProjectSites(ctx, files)
+	}
+	if err != nil {
+		return sum, err
+	}
+	if len(sites) == 0 {
+		return sum, fmt.Errorf("%s has no function to mutate in code whose tests pass (Go with a go.mod, or Python with pytest tests)", o.Repo)
+	}
+	slices.SortFunc(sites, func(a, b site) int {
+		return cmp.Or(strings.Compare(a.File, b.File), a.Start-b.Start, strings.Compare(a.Kind, b.Kind), a.End-b.End)
+	})
+	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
+	r.Shuffle(len(sites), func(i, j int) { sites[i], sites[j] = sites[j], sites[i] })
+	sites = sites[:min(len(sites), 10*o.N)] // a project whose tests miss most mutants ends early
+	staging, err := stage(o.Out)
+	if err != nil {
+		return sum, err
+	}
+	defer os.RemoveAll(staging)
+	known := map[string]string{}
+	var kept []*mutant
+	jobs := max(o.Jobs, 1)
+	for at := 0; at < len(sites) && len(kept) < o.N; at += jobs {
+		batch := make([]*mutant, 0, jobs)
+		for _, s := range sites[at:min(at+jobs, len(sites))] {
+			batch = append(batch, &mutant{s: s})
+		}
+		var wg sync.WaitGroup
+		for i, m := range batch {
+			wg.Go(func() { tryMutant(ctx, m, files, skipped, goTest, staging, at+i) })
+		}
+		wg.Wait()
+		if ctx.Err() != nil {
+			return sum, ctx.Err()
+		}
+		for _, m := range batch {
+			if m.reason == "" && len(kept) < o.N {
+				h := taskHash(filepath.Join(staging, "pending", m.t.id))
+				if _, dup := known[h]; dup {
+					m.reason = reasonSame
+				}
+				known[h] = m.t.id
+			}
+			if len(kept) == o.N {
+				break // the rest of the batch is not counted: the same seed gives the same tasks
+			}
+			sum.Seen++
+			if m.reason != "" {
+				sum.Skipped[m.reason]++
+				continue
+			}
+			kept = append(kept, m)
+		}
+		prog.printf(false, "mutate: tried %d mutants, %d make tasks", sum.Seen, len(kept))
+	}
+	sum.New = sum.Seen
+	if len(kept) == 0 {
+		return sum, fmt.Errorf("no mutant of %s makes a task, so nothing was written (%d tried: %s); its tests may be too weak", o.Repo, sum.Seen, sum.Reasons())
+	}
+	st := state{Kind: "mutate", Root: fmt.Sprintf("seed %d", o.Seed), Seen: map[string]bool{}, Tasks: map[string]string{}}
+	for i, m := range kept {
+		split := splitOf(i, len(kept), o.Split)
+		if err := place(staging, o.Out, split, m.t.id); err != nil {
+			return sum, err
+		}
+		st.Tasks[fmt.Sprintf("%s:%d:%s", m.s.File, m.s.Line, m.s.Kind)] = split + "/" + m.t.id
+		sum.Written[split]++
+	}
+	return sum, st.save(o.Out)
+}
+
+// readProject reads the project's files: the committed tree at HEAD of a
+// git repository, else the folder as the anchor reads a task.
+func readProject(ctx context.Context, dir string) (map[string][]byte, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder: give the folder of a Go or Python project", dir)
+	}
+	if _, err := git(ctx, dir, "rev-parse", "--verify", "HEAD"); err == nil {
+		if top, err := git(ctx, dir, "rev-parse", "--show-prefix"); err == nil && strings.TrimSpace(string(top)) == "" {
+			return treeAt(ctx, dir, "HEAD")
+		}
+	}
+	return anchor.ReadTree(dir, true)
+}
+
+// tryMutant applies m's site, runs the tests on the mutant and, when a
+// test fails, builds the task and checks it by the validator's rules.
+func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped map[string]bool, goTest, staging string, n int) {
+	s := m.s
+	src := files[s.File]
+	mutated := slices.Concat(src[:s.Start], []byte(s.Repl), src[s.End:])
+	tree := maps.Clone(files)
+	tree[s.File] = mutated
+	t := task{repo: tree, hidden: map[string][]byte{}, reference: map[string][]byte{s.File: src}, group: s.File}
+	t.id = fmt.Sprintf("%s-%s-%d", slug(strings.TrimSuffix(s.File, path.Ext(s.File))), s.Kind, s.Line)
+	if strings.HasSuffix(s.File, ".go") {
+		dir := path.Dir(s.File)
+		for name, b := range files {
+			if strings.HasSuffix(name, "_test.go") && path.Dir(name) == dir && !skips(dir, b, skipped) {
+				t.hidden[name] = b // a file with a test that skips anyway would count it failed
+			}
+		}
+		pkg := "./" + dir
+		if dir == "." {
+			pkg = "."
+		}
+		t.test = goTest + " " + pkg
+		code, out, timedOut, err := runBox(ctx, tree, goTest+" -json -timeout 30s "+pkg, mutateCheckTime)
+		m.reason = goVerdict(code, out, timedOut, err, &t)
+	} else {
+		for name, b := range files {
+			if isTest(name) {
+				t.hidden[name] = b
+			}
+		}
+		t.test = pytestCommand(files)
+		code, out, timedOut, err := runBox(ctx, tree, t.test+" -x --tb=short -rf", mutateCheckTime)
+		m.reason = pyVerdict(code, out, timedOut, err, &t)
+	}
+	if m.reason != "" {
+		return
+	}
+	t.id = fmt.Sprintf("%s-%d", t.id, s.Start) // two sites may share a line
+	m.t = t
+	m.reason, _ = checkTask(ctx, t, filepath.Join(staging, "pending", t.id), filepath.Join(staging, "tmp", fmt.Sprint(n)))
+}
+
+// pytestCommand is the machine's pytest on the whole project, with src/
+// on the path for a project laid out that way.
+func pytestCommand(files map[string][]byte) string {
+	for name := range files {
+		if strings.HasPrefix(name, "src/") && strings.HasSuffix(name, ".py") {
+			return "PYTHONPATH=src python3 -m pytest -q -p no:cacheprovider"
+		}
+	}
+	return "python3 -m pytest -q -p no:cacheprovider"
+}
+
+// goEvent is one line of go test -json.
+type goEvent struct {
+	Action, Package, Test, Output string
+	FailedBuild                   string
+}
+
+// goVerdict reads the go test -json run of a mutant: a failing test makes
+// t's prompt, the bug report a user would write from it.
+func goVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
+	switch {
+	case err != nil:
+		return reasonSandbox
+	case timedOut || bytes.Contains(out, []byte("panic: test timed out")):
+		return reasonHangs
+	case code == 0:
+		return reasonSurvives
+	}
+	failed := map[string]bool{}
+	output := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e goEvent
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			continue
+		}
+		if e.FailedBuild != "" || e.Action == "build-fail" {
+			return reasonNoBuild
+		}
+		top, _, _ := strings.Cut(e.Test, "/")
+		switch {
+		case e.Test != "" && e.Action == "fail" && !strings.Contains(e.Test, "/"):
+			failed[e.Test] = true
+		case top != "" && e.Action == "output":
+			output[top] = append(output[top], e.Output)
+		}
+	}
+	if len(failed) == 0 {
+		return reasonNoBuild
+	}
+	names := slices.Sorted(maps.Keys(failed))
+	var lines []string
+	for _, l := range output[names[0]] {
+		l = strings.TrimRight(l, "\n")
+		if strings.TrimSpace(l) == "" || testFraming.MatchString(l) {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	t.prompt = bugReport(t.test, names, lines)
+	return ""
+}
+
+var testFraming = regexp.MustCompile(`^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|PASS|SKIP)):? `)
+
+// bugReport is the prompt of a mutant's task.
+func bugReport(command string, failing, lines []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "`%s` fails in %s", command, failing[0])
+	switch {
+	case len(failing) == 2:
+		b.WriteString(" (and 1 other test)")
+	case len(failing) > 2:
+		fmt.Fprintf(&b, " (and %d other tests)", len(failing)-1)
+	}
+	b.WriteString(".\n")
+	if len(lines) > 15 {
+		lines = append(lines[:15], "    …")
+	}
+	if len(lines) > 0 {
+		b.WriteString("\n")
+		for _, l := range lines {
+			b.WriteString("    " + strings.TrimSpace(l) + "\n")
+		}
+	}
+	b.WriteString("\nThe tests are right; find the bug in the code and fix it.\n")
+	return b.String()
+}
+
+var pyFailed = regexp.MustCompile(`(?m)^FAILED (\S+?)(?: - .*)?$`)
+var pySection = regexp.MustCompile(`^_{3,} .* _{3,}$`)
+
+// pyVerdict reads the pytest run of a mutant.
+func pyVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
+	switch {
+	case err != nil:
+		return reasonSandbox
+	case timedOut:
+		return reasonHangs
+	case code == 0:
+		return reasonSurvives
+	}
+	ms := pyFailed.FindAllSubmatch(out, -1)
+	if code != 1 || len(ms) == 0 {
+		return reasonNoBuild
+	}
+	var names, lines []string
+	for _, m := range ms {
+		names = append(names, string(m[1]))
+	}
+	in := false
+	for l := range strings.SplitSeq(string(out), "\n") {
+		if pySection.MatchString(l) || strings.HasPrefix(l, "=====") {
+			if in {
+				break // the first failure's section is enough
+			}
+			in = pySection.MatchString(l)
+			continue
+		}
+		if in && strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	t.prompt = bugReport(t.test, names, lines)
+	return ""
+}
+
+// skips tells a test file that defines a test that skipped on the
+// original in package folder dir.
+func skips(dir string, b []byte, skipped map[string]bool) bool {
+	for _, m := range testDef.FindAllSubmatch(b, -1) {
+		if skipped[dir+" "+string(m[1])] {
+			return true
+		}
+	}
+	return false
+}
+
+// goProjectSites runs the project's tests and returns the mutation sites
+// of the code of every package whose tests pass, and the tests that skip
+// ("dir TestName").
+func goProjectSites(ctx context.Context, files map[string][]byte, goTest string) ([]site, map[string]bool, error) {
+	code, out, _, err := runBox(ctx, files, goTest+" -json -timeout 60s ./...", 10*time.Minute)
+	if err != nil {
+		return nil, nil, fmt.Errorf("run the tests in the sandbox: %w", err)
+	}
+	passed := map[string]bool{}
+	mod := "."
+	if m := moduleLine.FindSubmatch(files["go.mod"]); m != nil {
+		mod = string(m[1])
+	}
+	skipped := map[string]bool{}
+	for l := range bytes.SplitSeq(out, []byte("\n")) {
+		var e goEvent
+		switch {
+		case json.Unmarshal(l, &e) != nil:
+		case e.Test == "" && e.Action == "pass":
+			passed[e.Package] = true
+		case e.Test != "" && !strings.Contains(e.Test, "/") && e.Action == "skip":
+			dir := "."
+			if rest, ok := strings.CutPrefix(e.Package, mod+"/"); ok {
+				dir = rest
+			}
+			skipped[dir+" "+e.Test] = true
+		}
+	}
+	if len(passed) == 0 {
+		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+		return nil, nil, fmt.Errorf("no Go package's tests pass on the project's own code (go test exit %d: %.200s); mutate needs passing tests", code, first)
+	}
+	var sites []site
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if !isCode(name) || !strings.HasSuffix(name, ".go") || !passed[path.Join(mod, path.Dir(name))] {
+			continue
+		}
+		sites = append(sites, goSites(name, files[name])...)
+	}
+	return sites, skipped, nil
+}
+
+var flips = map[token.Token]token.Token{token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR, token.EQL: token.NEQ, token.NEQ: token.EQL}
+var ordered = map[token.Token]bool{token.LSS: true, token.LEQ: true, token.GTR: true, token.GEQ: true}
+var swappable = map[token.Token]bool{token.SUB: true, token.QUO: true, token.REM: true, token.LSS: true, token.LEQ: true, token.GTR: true, token.GEQ: true}
+
+// goSites lists the mutation sites in the function bodies of one Go file.
+func goSites(name string, src []byte) []site {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil || ast.IsGenerated(f) {
+		return nil
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	text := func(e ast.Expr) string {
+		s := string(src[off(e.Pos()):off(e.End())])
+		if _, bin := e.(*ast.BinaryExpr); bin {
+			return "(" + s + ")"
+		}
+		return s
+	}
+	var sites []site
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		add := func(kind string, from, to token.Pos, repl string) {
+			sites = append(sites, site{File: name, Kind: kind, Fn: fd.Name.Name, Line: fset.Position(from).Line, Start: off(from), End: off(to), Repl: repl})
+		}
+		bounds := map[ast.Expr]bool{}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false // another function
+			case *ast.BinaryExpr:
+				if op, ok := flips[x.Op]; ok {
+					add("flip", x.OpPos, x.OpPos+token.Pos(len(x.Op.String())), op.String())
+				}
+				if swappable[x.Op] {
+					add("swap", x.Pos(), x.End(), text(x.Y)+" "+x.Op.String()+" "+text(x.X))
+				}
+				if ordered[x.Op] {
+					bounds[x.Y] = true
+					repl := text(x.Y) + "+1"
+					if lit, ok := x.Y.(*ast.BasicLit); ok && lit.Kind == token.INT {
+						if v, err := strconv.ParseInt(lit.Value, 0, 64); err == nil {
+							repl = strconv.FormatInt(v+1, 10)
+						}
+					}
+					add("bound", x.Y.Pos(), x.Y.End(), repl)
+				}
+			case *ast.BasicLit:
+				if v, err := strconv.ParseInt(x.Value, 0, 64); err == nil && x.Kind == token.INT && !bounds[x] {
+					add("constant", x.Pos(), x.End(), strconv.FormatInt(v+1, 10))
+				}
+			case *ast.Ident:
+				if x.Name == "true" || x.Name == "false" {
+					add("constant", x.Pos(), x.End(), map[string]string{"true": "false", "false": "true"}[x.Name])
+				}
+			case *ast.BlockStmt:
+				for _, s := range x.List {
+					switch st := s.(type) {
+					case *ast.ExprStmt, *ast.IncDecStmt, *ast.SendStmt, *ast.DeferStmt:
+						add("drop", s.Pos(), s.End(), "")
+					case *ast.AssignStmt:
+						if st.Tok != token.DEFINE {
+							add("drop", s.Pos(), s.End(), "")
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return sites
+}
+
+// pyProjectSites runs the project's tests and returns the mutation sites of
+// its code, listed by pymut.py through Python's ast module.
+func pyProjectSites(ctx context.Context, files map[string][]byte) ([]site, error) {
+	code, out, _, err := runBox(ctx, files, pytestCommand(files), 10*time.Minute)
+	if err != nil {
+		return nil, fmt.Errorf("run the tests in the sandbox: %w", err)
+	}
+	if code != 0 {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		return nil, fmt.Errorf("the project's tests do not all pass on its own code (pytest: %s); mutate needs passing tests", lines[len(lines)-1])
+	}
+	tmp, err := os.MkdirTemp("", "ratchet-pymut-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	script := filepath.Join(tmp, "pymut.py")
+	if err := os.WriteFile(script, pymut, 0o644); err != nil {
+		return nil, err
+	}
+	python := "/usr/bin/python3" // the sandbox's own Python, so the syntax it reads is the same
+	if _, err := os.Stat(python); err != nil {
+		python = "python3"
+	}
+	var sites []site
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if !isCode(name) || !strings.HasSuffix(name, ".py") || path.Base(name) == "setup.py" || strings.HasPrefix(name, "docs/") {
+			continue
+		}
+		file := filepath.Join(tmp, "src.py")
+		if err := os.WriteFile(file, files[name], 0o644); err != nil {
+			return nil, err
+		}
+		out, err := exec.CommandContext(ctx, python, script, file).Output()
+		if err != nil {
+			continue // not Python this machine reads: no sites
+		}
+		var found []site
+		if err := json.Unmarshal(out, &found); err != nil {
+			return nil, fmt.Errorf("pymut.py on %s: %w", name, err)
+		}
+		for _, s := range found {
+			s.File = name
+			sites = append(sites, s)
+		}
+	}
+	return sites, nil
+}

@@ -1,0 +1,165 @@
+package mine
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"ratchet/anchor"
+	"ratchet/internal/testtree"
+	"ratchet/tasks"
+)
+
+// calcModule is a small Go module whose tests catch most changes to its
+// two functions.
+var calcModule = map[string]string{
+	"go.mod":            goMod,
+	"calc/sum.go":       sumFixed,
+	"calc/clamp.go":     clamp1,
+	"calc/slow_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestSlow(t *testing.T) {\n\tt.Skip(\"run with -slow\")\n}\n",
+	"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Errorf(\"Sum(1, 2, 3) = %d, want 6\", got)\n\t}\n}\n\n" +
+		"func TestClamp(t *testing.T) {\n\tfor _, c := range [][4]int{{0, 0, 9, 0}, {-1, 0, 9, 0}, {9, 0, 9, 9}, {10, 0, 9, 9}, {5, 0, 9, 5}} {\n\t\tif got := Clamp(c[0], c[1], c[2]); got != c[3] {\n\t\t\tt.Errorf(\"Clamp(%d, %d, %d) = %d, want %d\", c[0], c[1], c[2], got, c[3])\n\t\t}\n\t}\n}\n",
+}
+
+// suiteFiles is every task of a suite by split/id, with the hash of its
+// files.
+func suiteFiles(t *testing.T, out string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	dirs, _ := filepath.Glob(filepath.Join(out, "*", "*"))
+	for _, d := range dirs {
+		files, err := anchor.ReadTree(d, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(out, d)
+		got[rel] = anchor.HashOf(files)
+	}
+	return got
+}
+
+func TestMutateGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs mutants in the sandbox")
+	}
+	repo := t.TempDir()
+	testtree.Write(t, repo, calcModule)
+	out := filepath.Join(t.TempDir(), "suite")
+	o := MutateOptions{Repo: repo, Out: out, N: 2, Seed: 7, Split: [3]int{50, 50, 0}, Jobs: 2}
+	sum, err := Mutate(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	sum.Print(&b, "mutants")
+	t.Log(b.String())
+	if sum.Written["train"] != 1 || sum.Written["holdout"] != 1 {
+		t.Errorf("written %v, want one in train and one in holdout", sum.Written)
+	}
+	first := suiteFiles(t, out)
+	for rel := range first {
+		dir := filepath.Join(out, rel)
+		task, err := anchor.LoadTask(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, _ := anchor.ReadTree(filepath.Join(dir, "reference"), false)
+		mutant, _ := anchor.ReadTree(filepath.Join(dir, "repo"), false)
+		toml, _ := os.ReadFile(filepath.Join(dir, "task.toml"))
+		for name, orig := range ref {
+			if !strings.Contains(string(toml), `group = "`+name+`"`) || bytes.Equal(mutant[name], orig) || string(orig) != calcModule[name] {
+				t.Errorf("%s: reference %s is not the original beside a mutant of it, in its group:\n%s", rel, name, toml)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "hidden", "calc", "slow_test.go")); err == nil {
+			t.Errorf("%s: hidden/ holds a test that always skips (it would count as failed)", rel)
+		}
+		if !strings.Contains(task.Prompt, "go test ./calc` fails in Test") || !strings.Contains(task.Prompt, "want") {
+			t.Errorf("%s: prompt is no bug report:\n%s", rel, task.Prompt)
+		}
+	}
+	// The validator's rules: the hidden tests fail on the mutant and pass
+	// on the reference.
+	var table bytes.Buffer
+	results, err := tasks.Validate(context.Background(), out, 2, &table)
+	if err != nil || len(results) != 2 {
+		t.Fatalf("%v\n%s", err, table.String())
+	}
+	for _, r := range results {
+		if r.Problem != "" || r.Untouched == r.Reference {
+			t.Errorf("%s is bad:\n%s", r.ID, table.String())
+		}
+	}
+	// The same seed gives the same tasks.
+	o.Out = filepath.Join(t.TempDir(), "again")
+	if _, err := Mutate(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if again := suiteFiles(t, o.Out); !mapsEqual(first, again) {
+		t.Errorf("the same seed gave other tasks:\n%v\n%v", first, again)
+	}
+	if _, err := Mutate(context.Background(), o); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("a full --out: %v", err)
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestMutatePython(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs mutants in the sandbox")
+	}
+	repo := t.TempDir()
+	testtree.Write(t, repo, map[string]string{
+		"stats.py":            "def mean(xs):\n    if len(xs) == 0:\n        return 0\n    return sum(xs) / len(xs)\n",
+		"tests/test_stats.py": "from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3, 6]) == 3\n\n\ndef test_empty():\n    assert mean([]) == 0\n",
+	})
+	out := filepath.Join(t.TempDir(), "suite")
+	sum, err := Mutate(context.Background(), MutateOptions{Repo: repo, Out: out, N: 1, Seed: 1, Split: [3]int{60, 25, 15}, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(out, "train", "stats-*"))
+	if sum.Written["train"] != 1 || len(dirs) != 1 {
+		t.Fatalf("summary %+v, tasks %v", sum, dirs)
+	}
+	task, _ := anchor.LoadTask(dirs[0])
+	if !strings.Contains(task.Prompt, "tests/test_stats.py::test_") || !strings.Contains(task.Prompt, "assert") {
+		t.Errorf("prompt:\n%s", task.Prompt)
+	}
+}
+
+func TestGoSites(t *testing.T) {
+	src := []byte("package calc\n\nfunc f(xs []int) int {\n\ts := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i] - 1\n\t}\n\treturn s\n}\n")
+	var kinds []string
+	for _, s := range goSites("calc/f.go", src) {
+		mutated := string(src[:s.Start]) + s.Repl + string(src[s.End:])
+		kinds = append(kinds, s.Kind+": "+strings.TrimSpace(strings.Split(mutated[strings.Index(mutated, "{")+1:], "return")[0]))
+	}
+	for _, want := range []string{
+		"flip: s := 0\n\tfor i := 0; i <= len(xs); i++ {\n\t\ts += xs[i] - 1\n\t}",
+		"swap: s := 0\n\tfor i := 0; len(xs) < i; i++ {\n\t\ts += xs[i] - 1\n\t}",
+		"bound: s := 0\n\tfor i := 0; i < len(xs)+1; i++ {\n\t\ts += xs[i] - 1\n\t}",
+		"swap: s := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += 1 - xs[i]\n\t}",
+		"constant: s := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i] - 2\n\t}",
+		"drop: s := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\t\n\t}",
+	} {
+		if !slices.Contains(kinds, want) {
+			t.Errorf("no mutant\n%s\namong\n%s", want, strings.Join(kinds, "\n---\n"))
+		}
+	}
+}
