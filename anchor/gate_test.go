@@ -199,3 +199,39 @@ func TestGate(t *testing.T) {
 		})
 	}
 }
+
+// Six variants of one kind that all flip together are one witness, not six:
+// grouped, the gate counts one fixed group and the sign test cannot pass on
+// it, where the same runs ungrouped would pass (six of six fixed, p = 1/64).
+func TestGateCountsGroups(t *testing.T) {
+	runs := func(score float64, grouped bool) []Run {
+		var rs []Run
+		for i := range 6 {
+			r := Run{TaskID: fmt.Sprintf("kind-v%d", i), Score: score}
+			if grouped {
+				r.Group = "kind"
+			}
+			rs = append(rs, r)
+		}
+		for i := range 4 { // four other kinds, unchanged
+			rs = append(rs, Run{TaskID: fmt.Sprintf("other%d-v0", i), Group: fmt.Sprintf("other%d", i), Score: 0.5})
+		}
+		return rs
+	}
+	e, reason := GateRuns("holdout", runs(0, true), runs(1, true), 0.05)
+	if e.Fixed != 1 || e.Broken != 0 || e.P != 0.5 || !strings.Contains(reason, "p = 0.500 > 0.05") {
+		t.Errorf("grouped: %+v, %q; want one fixed group and a reject", e, reason)
+	}
+	if math.Abs(e.Pre-0.4) > 1e-12 || math.Abs(e.Post-0.6) > 1e-12 { // five groups: 0, .5, .5, .5, .5 -> 1, .5, ...
+		t.Errorf("grouped means %v -> %v, want the mean over groups 0.4 -> 0.6", e.Pre, e.Post)
+	}
+	e, reason = GateRuns("holdout", runs(0, false), runs(1, false), 0.05)
+	if e.Fixed != 6 || reason != "" {
+		t.Errorf("ungrouped: %+v, %q; want six fixed tasks and an accept", e, reason)
+	}
+	// A task's repeats are averaged before its group: 1 and 0 make 0.5.
+	rep := []Run{{TaskID: "a", Group: "g", Score: 1}, {TaskID: "a", Group: "g", Score: 0}, {TaskID: "b", Group: "g", Score: 1}}
+	if m := groupMeans(rep); m["g"] != 0.75 {
+		t.Errorf("group mean %v, want 0.75", m["g"])
+	}
+}
