@@ -59,6 +59,7 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{[]string{"ui", "-h"}, []string{"-addr", `(default "127.0.0.1:8766")`, "(ANCHOR_HOME)"}},
 		{[]string{"evolve", "-h"}, []string{"-rounds", "(default 1)", "EVOLVE_MODEL_", "ANCHOR_TASKS"}},
 		{[]string{"plan", "-h"}, []string{"-trials", "(default 2000)", "(ANCHOR_HOME)"}},
+		{[]string{"calibrate", "-h"}, []string{"-n", "(default 20)", "-variants", "ANCHOR_HOME", "calibration.jsonl"}},
 		{[]string{"editors", "-h"}, []string{"-write", `(default "ratchet")`}},
 		{[]string{"tasks", "-h"}, []string{"tasks validate"}},
 		{[]string{"tasks", "validate", "-h"}, []string{"-jobs"}},
@@ -85,7 +86,7 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{"ui", "--frob"}, {"ui", "--addr"}, {"evolve", "--frob"}, {"evolve", "--rounds", "x"}, {"plan", "--frob"},
 		{"editors", "--frob"}, {"editors", "--editor", "emacs"}, {"tasks", "frob"}, {"tasks", "validate", "--frob"},
 		{"harness", "frob"}, {"harness", "which", "--frob"}, {"fleet", "frob"}, {"fleet", "status", "--frob"},
-		{"scripted-model", "--frob"},
+		{"scripted-model", "--frob"}, {"calibrate", "--frob"}, {"calibrate", "--n", "0"}, {"calibrate", "extra"},
 	}
 	for _, args := range bad {
 		stdout, stderr, code := run(args...)
