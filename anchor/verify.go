@@ -95,8 +95,10 @@ func (a *Anchor) rederive(g Gen, c *Certificate) string {
 			c.Evidence[split], why = e, cmp.Or(why, forgery(split, post), reason)
 		}
 	}
-	if runs["train pre"] != nil {
-		d.Decision, d.Reason = cmp.Or(map[bool]string{true: "reject"}[why != ""], "accept"), cmp.Or(why, g.Reason)
+	if runs["train pre"] != nil && why != "" { // evaluated: the gate's reason rejects
+		d.Decision, d.Reason = "reject", why
+	} else if runs["train pre"] != nil {
+		d.Decision = "accept"
 	}
 	if got, want := d.evidence(), g.evidence(); got != want || d.Decision != g.Decision || d.Reason != g.Reason {
 		return fmt.Sprintf("the ledger says %s %s (%s), re-derived %s %s (%s)", g.Decision, want, g.Reason,
@@ -129,19 +131,15 @@ func (a *Anchor) rescore(id string) (Run, error) {
 			"point --tasks at its suite", r.Split, r.TaskID, id)
 	}
 	r.Group = t.Group
-	s, hidden := Scored{Total: 1}, map[string][]byte{}
+	s := Scored{Total: 1}
 	if b, err := os.ReadFile(a.path("reports", id+".json.gz")); err == nil || r.Outcome != "build" {
 		z, zerr := gzip.NewReader(bytes.NewReader(b))
 		if err != nil || zerr != nil || json.NewDecoder(z).Decode(&s) != nil {
 			return r, fmt.Errorf("run %s (task %s) has no readable stored report to re-score", id, r.TaskID)
 		}
 	}
-	for name, b := range files {
-		if rest, ok := strings.CutPrefix(name, "hidden/"); ok {
-			hidden[rest] = b
-		}
-	}
 	if rep := s.Report; rep != nil {
+		hidden, _ := ReadTree(filepath.Join(t.Dir, "hidden"), true) // a task without hidden/ scores by its command
 		s = count(t, rep.Out, rep.Exit, rep.JUnit, hidden, rep.Mods, rep.Canaries)
 	}
 	got := float64(s.Passed) / float64(max(s.Total, 1))

@@ -230,4 +230,6 @@ func (cal *Calibration) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "holdout deltas: %s\n", strings.Join(deltas, " "))
 	fmt.Fprintf(w, "measured false-accept rate (holdout side): %d of %d = %.3f ± %.3f\n", cal.Accepted, len(cal.Variants), cal.Rate, cal.StdErr)
 	fmt.Fprintf(w, "ratchet plan --aa predicts %.3f ± %.3f (%d simulated candidates)\n", cal.Predicted, cal.PredictedSE, cal.AATrials)
+	fmt.Fprintln(w, "(plan draws the head afresh in every trial; here its cached runs are fixed, so a head that scored above its"+
+		" rates by luck meets fewer accepts than predicted)")
 }
