@@ -92,7 +92,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := preflight(cmd); err != nil {
 		return err
 	}
-	if _, err := os.Stat(a.path("ledger.db")); err != nil && (cmd == "log" || cmd == "traces") {
+	readOnly := cmd == "log" || cmd == "traces" || cmd == "verify"
+	if _, err := os.Stat(a.path("ledger.db")); err != nil && readOnly {
 		return fmt.Errorf("no ledger in %s; run anchor init there first, or point --home / ANCHOR_HOME at one", a.Home)
 	}
 	if err := a.open(); err != nil {
@@ -139,7 +140,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	fs.StringVar(&o.split, "split", "", "eval, traces: train, holdout or sealed")
 	fs.StringVar(&o.candidate, "candidate", "", "apply: the candidate JSON file")
 	fs.BoolVar(&o.force, "force", false, "run, eval: run again even when the run cache has the answer")
-	fs.BoolVar(&o.asJSON, "json", false, "eval, log: JSON named by the ledger's columns")
+	fs.BoolVar(&o.asJSON, "json", false, "eval, log, verify: JSON named by the ledger's columns")
 	fs.BoolVar(&o.failed, "failed", false, "traces: only runs that did not score 1")
 	var bad []string
 	for name, key := range map[string]string{"jobs": "ANCHOR_JOBS", "budget": "ANCHOR_BUDGET", "memory": "ANCHOR_MEMORY", "repeats": "ANCHOR_REPEATS", "alpha": "ANCHOR_ALPHA"} {
@@ -169,7 +170,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		return nil, nil, errors.New("anchor traces serves --split train only; holdout and sealed traces are never shown")
 	case (cmd == "snapshot" || cmd == "rollback") && fs.NArg() != 1:
 		return nil, nil, fmt.Errorf("anchor %s takes one argument; run anchor %s -h", cmd, cmd)
-	case cmd != "snapshot" && cmd != "rollback" && fs.NArg() > 0:
+	case cmd != "snapshot" && cmd != "rollback" && cmd != "verify" && fs.NArg() > 0:
 		return nil, nil, fmt.Errorf("anchor %s takes no argument %q; flags go before it, see anchor %s -h", cmd, fs.Arg(0), cmd)
 	}
 	o.harness = cmp.Or(fs.Arg(0), o.harness)
@@ -179,7 +180,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 // preflight checks the tools a command needs before anything is written.
 func preflight(cmd string) error {
 	tools := []string{"go", "bwrap", "prlimit", "git"}
-	if cmd == "snapshot" || cmd == "log" || cmd == "traces" {
+	if cmd == "snapshot" || cmd == "log" || cmd == "traces" || cmd == "verify" {
 		return nil
 	}
 	for i, install := range []string{"the Go toolchain (go.dev/dl)", "bubblewrap (apt-get install bubblewrap)", "util-linux (apt-get install util-linux)", "git (apt-get install git)"} {
@@ -206,7 +207,7 @@ func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
 	if err != nil {
 		return err
 	}
-	if model != "" && model != a.Model() {
+	if model != "" && model != a.Model() && cmd != "verify" { // verify spends no model tokens
 		return fmt.Errorf("this ledger's model is frozen as %s but MODEL_* now say %s; restore the settings or use a new --home", model, a.Model())
 	}
 	given := map[string]bool{}
@@ -237,6 +238,12 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 		return a.Apply(ctx, o.candidate)
 	case "log":
 		return a.Log(o.asJSON)
+	case "verify":
+		gen, err := strconv.Atoi(cmp.Or(o.flags.Arg(0), "-1"))
+		if err != nil || o.flags.NArg() > 1 {
+			return fmt.Errorf("anchor verify takes at most one generation number, not %q", o.flags.Args())
+		}
+		return a.Verify(gen, o.asJSON)
 	case "rollback":
 		gen, err := strconv.Atoi(o.harness)
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,11 +55,16 @@ func (a *Anchor) newHead(ctx context.Context, g *Gen) error {
 	if err != nil {
 		return err
 	}
-	g.TrainPost, g.HoldoutPost, g.Tokens = &train.Mean, &holdout.Mean, train.Tokens+holdout.Tokens
+	te, _ := GateRuns("train", train.Runs, train.Runs, 1) // a head's means are over groups, as the gate's
+	he, _ := GateRuns("holdout", holdout.Runs, holdout.Runs, 1)
+	g.TrainPost, g.HoldoutPost, g.Tokens = &te.Post, &he.Post, train.Tokens+holdout.Tokens
+	g.noteRuns("train", "post", train.Runs)
+	g.noteRuns("holdout", "post", holdout.Runs)
 	if err := a.putGen(g); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.Out, "generation %d (%s) %s: train %.3f, holdout %.3f\n", g.Gen, g.Decision, g.Hash[:12], train.Mean, holdout.Mean)
+	fmt.Fprintf(a.Out, "generation %d (%s) %.12s: train %.3f, holdout %.3f\n", g.Gen, g.Decision, g.Hash,
+		te.Post, he.Post)
 	return a.refreshWorkingCopy(g.Hash)
 }
 
@@ -191,7 +195,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 }
 
 // compare evaluates incumbent and candidate on a split and decides through
-// Gate on their paired per-task scores; a run that forged its score rejects.
+// GateRuns on their runs, grouped; a run that forged its score rejects.
 func (a *Anchor) compare(ctx context.Context, g *Gen, incumbent, split string) (string, error) {
 	pre, err := a.Evaluate(ctx, incumbent, split, false)
 	if err != nil {
@@ -202,12 +206,15 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, incumbent, split string) (
 		return "", err
 	}
 	g.Tokens += post.Tokens
-	ids := slices.Sorted(maps.Keys(post.Tasks))
-	var before, after []float64
-	for _, id := range ids {
-		before, after = append(before, pre.Tasks[id]), append(after, post.Tasks[id])
-	}
-	e, reason := Gate(split, before, after, a.Alpha)
+	g.noteRuns(split, "pre", pre.Runs)
+	g.noteRuns(split, "post", post.Runs)
+	e, reason := GateRuns(split, pre.Runs, post.Runs, a.Alpha)
+	g.record(split, e)
+	return cmp.Or(forgery(split, post.Runs), reason), nil
+}
+
+// record writes a split's evidence into g.
+func (g *Gen) record(split string, e Evidence) {
 	if split == "train" {
 		g.TrainPre, g.TrainPost, g.TrainP = &e.Pre, &e.Post, &e.P
 		g.TrainFixed, g.TrainBroken = &e.Fixed, &e.Broken
@@ -215,15 +222,27 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, incumbent, split string) (
 		g.HoldoutPre, g.HoldoutPost, g.HoldoutP = &e.Pre, &e.Post, &e.P
 		g.HoldoutFixed, g.HoldoutBroken = &e.Fixed, &e.Broken
 	}
-	for _, r := range post.Runs {
+}
+
+// noteRuns adds to g's record the ids of runs, a line "split side id" each
+// (side pre: the incumbent's, post: the candidate's), for anchor verify.
+func (g *Gen) noteRuns(split, side string, runs []Run) {
+	for _, r := range runs {
+		g.RunIDs += split + " " + side + " " + r.ID + "\n"
+	}
+}
+
+// forgery is the rejection of a split on which a run forged its score, or "".
+func forgery(split string, runs []Run) string {
+	for _, r := range runs {
 		if r.Outcome == "forged" && split == "train" {
-			return fmt.Sprintf("forged score on train task %s (run %s): %s", r.TaskID, r.ID, r.Error), nil
+			return fmt.Sprintf("forged score on train task %s (run %s): %s", r.TaskID, r.ID, r.Error)
 		}
 		if r.Outcome == "forged" { // holdout text never leaves the ledger's runs table
-			return fmt.Sprintf("forged score on %s task %s (run %s)", split, r.TaskID, r.ID), nil
+			return fmt.Sprintf("forged score on %s task %s (run %s)", split, r.TaskID, r.ID)
 		}
 	}
-	return reason, nil
+	return ""
 }
 
 // checkDiff applies steps 1 and 2 of the rule, reading the diff with git's

@@ -1,8 +1,11 @@
 package anchor
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 )
 
 // Evidence is what the gate saw on one split: the means before and after,
@@ -57,4 +60,36 @@ func SignTest(fixed, broken int) float64 {
 		p += math.Exp(lc - lk - lnk - float64(n)*math.Ln2)
 	}
 	return min(p, 1)
+}
+
+// GateRuns decides a split through Gate over groups of tasks: a task's
+// score is the mean of its runs, a group's the mean of its tasks', and the
+// incumbent's and the candidate's groups are paired by name. Apply's
+// compare and anchor verify both decide through it.
+func GateRuns(split string, pre, post []Run, alpha float64) (Evidence, string) {
+	before, after := groupMeans(pre), groupMeans(post)
+	var b, a []float64
+	for _, g := range slices.Sorted(maps.Keys(after)) {
+		b, a = append(b, before[g]), append(a, after[g])
+	}
+	return Gate(split, b, a, alpha)
+}
+
+// groupMeans is each group's score, summed in task order. A run of a ledger
+// from before groups is its task's own group.
+func groupMeans(runs []Run) map[string]float64 {
+	sum, n, group := map[string]float64{}, map[string]float64{}, map[string]string{}
+	for _, r := range runs {
+		sum[r.TaskID], n[r.TaskID] = sum[r.TaskID]+r.Score, n[r.TaskID]+1
+		group[r.TaskID] = cmp.Or(r.Group, r.TaskID)
+	}
+	means, size := map[string]float64{}, map[string]float64{}
+	for _, id := range slices.Sorted(maps.Keys(sum)) {
+		means[group[id]] += sum[id] / n[id]
+		size[group[id]]++
+	}
+	for g := range means {
+		means[g] /= size[g]
+	}
+	return means
 }

@@ -207,3 +207,80 @@ func TestGate(t *testing.T) {
 		})
 	}
 }
+
+// Six variants of one kind that all flip together are one witness, not six:
+// grouped, the gate counts one fixed group and the sign test cannot pass on
+// it, where the same runs ungrouped would pass (six of six fixed, p = 1/64).
+func TestGateCountsGroups(t *testing.T) {
+	runs := func(score float64, grouped bool) []Run {
+		var rs []Run
+		for i := range 6 {
+			r := Run{TaskID: fmt.Sprintf("kind-v%d", i), Score: score}
+			if grouped {
+				r.Group = "kind"
+			}
+			rs = append(rs, r)
+		}
+		for i := range 4 { // four other kinds, unchanged
+			rs = append(rs, Run{TaskID: fmt.Sprintf("other%d-v0", i), Group: fmt.Sprintf("other%d", i), Score: 0.5})
+		}
+		return rs
+	}
+	e, reason := GateRuns("holdout", runs(0, true), runs(1, true), 0.05)
+	if e.Fixed != 1 || e.Broken != 0 || e.P != 0.5 || !strings.Contains(reason, "p = 0.500 > 0.05") {
+		t.Errorf("grouped: %+v, %q; want one fixed group and a reject", e, reason)
+	}
+	if math.Abs(e.Pre-0.4) > 1e-12 || math.Abs(e.Post-0.6) > 1e-12 { // five groups: 0, .5, .5, .5, .5 -> 1, .5, ...
+		t.Errorf("grouped means %v -> %v, want the mean over groups 0.4 -> 0.6", e.Pre, e.Post)
+	}
+	e, reason = GateRuns("holdout", runs(0, false), runs(1, false), 0.05)
+	if e.Fixed != 6 || reason != "" {
+		t.Errorf("ungrouped: %+v, %q; want six fixed tasks and an accept", e, reason)
+	}
+	// A task's repeats are averaged before its group: 1 and 0 make 0.5.
+	rep := []Run{{TaskID: "a", Group: "g", Score: 1}, {TaskID: "a", Group: "g", Score: 0}, {TaskID: "b", Group: "g", Score: 1}}
+	if m := groupMeans(rep); m["g"] != 0.75 {
+		t.Errorf("group mean %v, want 0.75", m["g"])
+	}
+}
+
+// Through real applies: an edit that helps only one kind fixes its six
+// holdout variants at once. Counted as tasks that is six fixes and p = 1/64,
+// an accept; the gate counts the kind once (task.toml's group), one fix of
+// five groups, p = 0.5, and rejects.
+func TestGateCountsAKindOnceThroughApply(t *testing.T) {
+	const helps = "Read sum.go twice."
+	model := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		msgs := r.Messages()
+		if len(msgs) < 2 || !strings.Contains(string(msgs[0]), helps) || !strings.Contains(string(msgs[1]), "wrong for kind-") {
+			return fakemodel.Step{Text: "I give up.", In: 50, Out: 5}
+		}
+		return fixer("").Func(r)
+	}}
+	e := newEnv(t, repeat(model, 1<<12)...)
+	addExitTask(t, e.suite, "train", "kind-t0")
+	addExitTask(t, e.suite, "train", "other-t0")
+	for i := range 6 {
+		dir := addExitTask(t, e.suite, "holdout", fmt.Sprintf("kind-h%d", i))
+		b, _ := os.ReadFile(filepath.Join(dir, "task.toml"))
+		writeFiles(t, dir, map[string]string{"task.toml": string(b) + "group = \"kind\"\n"})
+	}
+	for i := range 4 {
+		addExitTask(t, e.suite, "holdout", fmt.Sprintf("other%d-h", i))
+	}
+	dir := copyHarness(t)
+	if err := e.a.Init(ctx(), dir); err != nil {
+		t.Fatal(err)
+	}
+	prompt := readHarness(t, dir, "system_prompt.md")
+	if err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + helps + "\n"}))); err != nil {
+		t.Fatal(err)
+	}
+	g := e.last(t)
+	if g.Decision != "reject" || *g.HoldoutFixed != 1 || *g.HoldoutBroken != 0 || *g.HoldoutP != 0.5 || !strings.Contains(g.Reason, "1 fixed, 0 broken, p = 0.500") {
+		t.Errorf("the six variants of one kind counted as %v fixed: %s %s", *g.HoldoutFixed, g.Decision, g.Reason)
+	}
+	if math.Abs(*g.HoldoutPre-0) > 1e-12 || math.Abs(*g.HoldoutPost-0.2) > 1e-12 { // five groups, one of them solved
+		t.Errorf("holdout %v -> %v, want the mean over groups 0 -> 0.2", *g.HoldoutPre, *g.HoldoutPost)
+	}
+}

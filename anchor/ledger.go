@@ -28,7 +28,7 @@ import (
 var schema string
 
 func (a *Anchor) open() error {
-	for _, d := range []string{"snapshots", "traces", "builds", "diffs", "tmp"} {
+	for _, d := range []string{"snapshots", "traces", "reports", "builds", "diffs", "tmp"} {
 		if err := os.MkdirAll(a.path(d), 0o755); err != nil {
 			return fmt.Errorf("create the ledger folder %s: %w; check --home / ANCHOR_HOME", a.Home, err)
 		}
@@ -86,6 +86,7 @@ type Gen struct {
 	Parent                                                         *int
 	Hash, DiffHash, Component, Hypothesis, Goal, Decision, Reason  string
 	TraceIDs                                                       string // a JSON list
+	RunIDs                                                         string // the runs decided on (see noteRuns)
 	TrainPre, TrainPost, HoldoutPre, HoldoutPost, TrainP, HoldoutP *float64
 	TrainFixed, TrainBroken, HoldoutFixed, HoldoutBroken           *int
 	Tokens                                                         int64
@@ -94,12 +95,13 @@ type Gen struct {
 }
 
 const genCols = `gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, goal, decision, reason,
-  train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed, holdout_broken, holdout_p, tokens, created_at`
+  train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed,
+  holdout_broken, holdout_p, tokens, created_at, run_ids`
 
 func (g *Gen) fields() []any {
 	return []any{&g.Gen, &g.Parent, &g.Hash, &g.DiffHash, &g.Component, &g.Hypothesis, &g.TraceIDs, &g.Goal, &g.Decision, &g.Reason,
 		&g.TrainPre, &g.TrainPost, &g.HoldoutPre, &g.HoldoutPost, &g.TrainFixed, &g.TrainBroken, &g.TrainP,
-		&g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt}
+		&g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt, &g.RunIDs}
 }
 
 // putGen writes a generation row. Apply calls it after every step (I4); a

@@ -3,6 +3,7 @@ package anchor
 import (
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -31,6 +32,7 @@ type Run struct {
 	HarnessHash string  `json:"harness_hash"`
 	TaskHash    string  `json:"task_hash"`
 	TaskID      string  `json:"task_id"`
+	Group       string  `json:"group"` // the task's group (see Task)
 	Split       string  `json:"split"`
 	Model       string  `json:"model"`
 	Repeat      int     `json:"repeat"`
@@ -50,11 +52,13 @@ type Run struct {
 	Cached      bool    `json:"cached"` // not a column
 }
 
-const runCols = `id, harness_hash, task_hash, task_id, split, model, repeat, budget, memory, score, passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at`
+const runCols = `id, harness_hash, task_hash, task_id, group_id, split, model, repeat, budget, memory, score,
+  passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at`
 
 func (r *Run) fields() []any {
-	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Split, &r.Model, &r.Repeat, &r.Budget, &r.Memory, &r.Score, &r.Passed, &r.Total,
-		&r.TokensIn, &r.TokensOut, &r.WallMS, &r.ExitCode, &r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt}
+	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Group, &r.Split, &r.Model, &r.Repeat,
+		&r.Budget, &r.Memory, &r.Score, &r.Passed, &r.Total, &r.TokensIn, &r.TokensOut, &r.WallMS, &r.ExitCode,
+		&r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt}
 }
 
 // RunTask runs harness hash on the task in dir (one repeat), or returns the
@@ -70,8 +74,8 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 	if err != nil {
 		return Run{}, fmt.Errorf("read task %s: %w", t.ID, err)
 	}
-	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Split: t.Split, Model: a.Model(), Repeat: repeat,
-		Budget: a.Budget, Memory: a.Memory, ExitCode: -1, Total: 1}
+	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Group: t.Group, Split: t.Split,
+		Model: a.Model(), Repeat: repeat, Budget: a.Budget, Memory: a.Memory, ExitCode: -1, Total: 1}
 	// Every run that was the harness's doing is the answer, failures too:
 	// were they re-run, a harness could redraw its losses and keep its
 	// wins. The machine's failures (infra) are run again, and so are runs
@@ -187,6 +191,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	if err == nil {
 		s = ScoreTree(ctx, t, agent, filepath.Join(tmp, "score"), a.Memory)
 	}
+	a.keepReport(r.ID, s)
 	r.Passed, r.Total = s.Passed, s.Total
 	r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, "ok"), strings.Trim(r.Error+"; "+s.Error, "; ")
 	if s.Outcome == "infra" { // the machine's failure, told without the harness's own words
@@ -221,6 +226,16 @@ func (a *Anchor) keepTrace(src string, r *Run) {
 	if _, err := io.Copy(out, io.LimitReader(f, 64<<20)); err == nil {
 		r.TracePath = dst
 	}
+}
+
+// keepReport stores what scoring found and saw as reports/<id>.json.gz,
+// beside the trace, for anchor verify; the scoring sandbox bounds its size.
+func (a *Anchor) keepReport(id string, s Scored) {
+	var b bytes.Buffer
+	z := gzip.NewWriter(&b)
+	json.NewEncoder(z).Encode(s)
+	z.Close()
+	os.WriteFile(a.path("reports", id+".json.gz"), b.Bytes(), 0o644)
 }
 
 // remote hands one run to the operator's runner (ANCHOR_RUNNER): the job as

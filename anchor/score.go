@@ -31,6 +31,16 @@ import (
 type Scored struct {
 	Passed, Total  int
 	Outcome, Error string
+	Report         *Report // nil when nothing was counted
+}
+
+// Report is what a scoring run saw beyond the task's own files: from it and
+// the task, count re-derives the score (anchor verify).
+type Report struct {
+	Exit       int
+	Out, JUnit []byte
+	Mods       map[string][]byte // the tree's go.mod files, which name its packages
+	Canaries   map[string]bool
 }
 
 // ScoreTree scores an agent's final tree for task t in fresh sandboxes under
@@ -123,7 +133,15 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 			f.Close()
 		}
 	}
-	return count(t, out, code, report, hidden, files, canaries)
+	rep := &Report{Exit: code, Out: out, JUnit: report, Mods: map[string][]byte{}, Canaries: canaries}
+	for name, b := range files {
+		if path.Base(name) == "go.mod" {
+			rep.Mods[name] = b
+		}
+	}
+	s := count(t, out, code, report, hidden, rep.Mods, canaries)
+	s.Report = rep
+	return s
 }
 
 // openData opens name under dir as data, never as a way elsewhere: through

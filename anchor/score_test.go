@@ -188,6 +188,13 @@ func TestLoadTask(t *testing.T) {
 	if task.ScoreCommand() != "go test -json -exec /opt/score/hide ./..." {
 		t.Errorf("score command = %q", task.ScoreCommand())
 	}
+	if task.Group != "t1" {
+		t.Errorf("group = %q, want the task's id when task.toml names none", task.Group)
+	}
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("prompt = \"x\"\ntest = \"y\"\ngroup = \"sum\"\n"), 0o644)
+	if task, err := LoadTask(dir); err != nil || task.Group != "sum" {
+		t.Errorf("group = %q (%v), want sum", task.Group, err)
+	}
 	for _, bad := range []string{"prompt = \"x\"\n", "test = \"x\"\n", "prompt = \"\"\"\nnever closed\ntest = \"x\"\n", "prompt = \"x\"\ntest = \"y\"\ntimeout = \"soon\"\n"} {
 		os.WriteFile(filepath.Join(dir, "task.toml"), []byte(bad), 0o644)
 		if _, err := LoadTask(dir); err == nil {

@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,10 +11,12 @@ import (
 	"time"
 )
 
-// Task is one task folder: task.toml, repo/, hidden/, reference/.
+// Task is one task folder: task.toml, repo/, hidden/, reference/. Its
+// group (task.toml's group, else its id) is the gate's unit: tasks that
+// rise and fall together, such as variants of one kind, count once.
 type Task struct {
-	Dir, ID, Split, Prompt, Test, JUnit string
-	Timeout                             time.Duration
+	Dir, ID, Split, Group, Prompt, Test, JUnit string
+	Timeout                                    time.Duration
 }
 
 // LoadTask reads a task folder. The split is the name of the folder the
@@ -32,7 +35,7 @@ func LoadTask(dir string) (Task, error) {
 	if err != nil {
 		return t, fmt.Errorf("task %s: task.toml %w (see tasks/README.md for the format)", dir, err)
 	}
-	t.Prompt, t.Test, t.JUnit = vals["prompt"], vals["test"], vals["junit"]
+	t.Prompt, t.Test, t.JUnit, t.Group = vals["prompt"], vals["test"], vals["junit"], cmp.Or(vals["group"], t.ID)
 	if t.Prompt == "" || t.Test == "" {
 		return t, fmt.Errorf("task %s: task.toml needs prompt and test strings", dir)
 	}

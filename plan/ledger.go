@@ -22,10 +22,11 @@ type Observed struct {
 	Train, Holdout []TaskScores
 }
 
-// TaskScores are one task's repeat scores, in repeat order.
+// TaskScores are one task's repeat scores, in repeat order, and its group
+// (its id in a ledger from before groups).
 type TaskScores struct {
-	ID     string
-	Scores []float64
+	ID, Group string
+	Scores    []float64
 }
 
 // Load reads the head's runs from the ledger in home, read-only. A task's
@@ -69,16 +70,18 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 	if err != nil {
 		return nil, err
 	}
-	repeat, outcome := "0", "''"
+	repeat, outcome, group := "0", "''", "task_id"
 	for _, c := range cols {
 		switch asString(c["name"]) {
 		case "repeat":
 			repeat = `"repeat"`
 		case "outcome":
 			outcome = "outcome"
+		case "group_id":
+			group = "iif(group_id = '', task_id, group_id)"
 		}
 	}
-	runs, err := q(`SELECT task_id, split, score, `+repeat+` AS rep FROM runs
+	runs, err := q(`SELECT task_id, split, score, `+repeat+` AS rep, `+group+` AS grp FROM runs
 		WHERE harness_hash = ? AND model = ? AND split IN ('train', 'holdout') AND `+outcome+` != 'infra'
 		ORDER BY created_at, rowid`, o.Hash, o.Model)
 	if err != nil {
@@ -88,9 +91,10 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 		split, task string
 		rep         int64
 	}
-	latest := map[key]float64{}
+	latest, groups := map[key]float64{}, map[string]string{}
 	for _, r := range runs {
 		latest[key{asString(r["split"]), asString(r["task_id"]), asInt(r["rep"])}] = asFloat(r["score"])
+		groups[asString(r["task_id"])] = asString(r["grp"])
 	}
 	keys := make([]key, 0, len(latest))
 	for k := range latest {
@@ -105,7 +109,7 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 			split = &o.Holdout
 		}
 		if n := len(*split); n == 0 || (*split)[n-1].ID != k.task {
-			*split = append(*split, TaskScores{ID: k.task})
+			*split = append(*split, TaskScores{ID: k.task, Group: groups[k.task]})
 		}
 		t := &(*split)[len(*split)-1]
 		t.Scores = append(t.Scores, latest[k])

@@ -102,11 +102,11 @@ func TestLoadWithRepeats(t *testing.T) {
 	if o.Gen != 2 || o.Hash != "head" || o.Model != "m" || o.K != 3 || o.Alpha != 0.1 {
 		t.Errorf("head %d %q, model %q, K %d, alpha %g", o.Gen, o.Hash, o.Model, o.K, o.Alpha)
 	}
-	wantHold := []TaskScores{{"h1", []float64{1, 1, 0.5}}, {"h2", []float64{1, 0}}}
+	wantHold := []TaskScores{{ID: "h1", Scores: []float64{1, 1, 0.5}}, {ID: "h2", Scores: []float64{1, 0}}}
 	if !slices.EqualFunc(o.Holdout, wantHold, sameTask) {
 		t.Errorf("holdout %v, want %v", o.Holdout, wantHold)
 	}
-	if want := []TaskScores{{"t1", []float64{1}}}; !slices.EqualFunc(o.Train, want, sameTask) {
+	if want := []TaskScores{{ID: "t1", Scores: []float64{1}}}; !slices.EqualFunc(o.Train, want, sameTask) {
 		t.Errorf("train %v, want %v", o.Train, want)
 	}
 }
@@ -124,7 +124,7 @@ func TestLoadOldLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []TaskScores{{"h1", []float64{1}}, {"h2", []float64{0}}}
+	want := []TaskScores{{ID: "h1", Scores: []float64{1}}, {ID: "h2", Scores: []float64{0}}}
 	if o.K != 1 || o.Alpha != 0.05 || !slices.EqualFunc(o.Holdout, want, sameTask) || len(o.Train) != 1 {
 		t.Errorf("K %d, alpha %g, holdout %v, train %v", o.K, o.Alpha, o.Holdout, o.Train)
 	}
@@ -239,5 +239,30 @@ func TestPlanAssumedNeedsNoLedger(t *testing.T) {
 	}
 	if _, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 1.5}); err == nil || !strings.Contains(err.Error(), "--p") {
 		t.Errorf("--p 1.5: %v", err)
+	}
+}
+
+// The plan reads each task's group from the ledger's runs: the gate's units.
+func TestPlanFromLedgerByGroups(t *testing.T) {
+	home := ledger(t, true, map[string]string{"model": "m", "repeats": "3"}, headRuns(true))
+	db, err := sql.Open("sqlite", filepath.Join(home, "ledger.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`ALTER TABLE runs ADD COLUMN group_id TEXT NOT NULL DEFAULT ''`)
+	if err == nil { // holdout h40..h69 in kinds of five; train stays ungrouped ('' is the task's own)
+		_, err = db.Exec(`UPDATE runs SET group_id = 'k' || ((CAST(substr(task_id, 2) AS INTEGER) - 40) / 5) WHERE split = 'holdout'`)
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Load(context.Background(), home)
+	if err != nil || o.Holdout[0].Group != "k0" || o.Holdout[29].Group != "k5" || o.Train[0].Group != "t00" {
+		t.Fatalf("groups: %v %+v %+v", err, o.Holdout[0], o.Train[0])
+	}
+	r, err := Plan(context.Background(), Config{Home: home, Trials: 200, Gains: []float64{0.1}})
+	if err != nil || r.HoldoutGroups != 6 || r.TrainGroups != 40 || r.HoldoutTasks != 30 {
+		t.Errorf("plan: %v, %d holdout groups, %d train groups", err, r.HoldoutGroups, r.TrainGroups)
 	}
 }

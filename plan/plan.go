@@ -38,6 +38,10 @@ type Config struct {
 	Train, Holdout int     // suite sizes
 	K              int     // repeats per task
 	Alpha          float64 // the sign test's alpha
+
+	// Each task's group, in task order (from ratchet plan --tasks): the
+	// gate's units. Ignored when a split's size does not match.
+	TrainGroups, HoldoutGroups []string
 }
 
 // Report is a plan. JSON names are snake_case.
@@ -50,6 +54,8 @@ type Report struct {
 	Alpha         float64    `json:"alpha"`
 	TrainTasks    int        `json:"train_tasks"`
 	HoldoutTasks  int        `json:"holdout_tasks"`
+	TrainGroups   int        `json:"train_groups"`           // the gate's units: groups of tasks
+	HoldoutGroups int        `json:"holdout_groups"`         // (a task without a group is its own)
 	TrainMean     *float64   `json:"train_mean,omitempty"`   // observed, as the gate computes it
 	HoldoutMean   *float64   `json:"holdout_mean,omitempty"` // observed
 	PlannedMean   float64    `json:"planned_holdout_mean"`   // mean of the planned pass rates
@@ -59,7 +65,7 @@ type Report struct {
 	TargetPower   float64    `json:"target_power"`
 	Trials        int        `json:"trials"`
 	Seed          uint64     `json:"seed"`
-	MinChanged    int        `json:"min_changed"` // fewest changed holdout tasks that can pass the sign test; 0: none can
+	MinChanged    int        `json:"min_changed"` // fewest changed holdout groups that can pass the sign test; 0: none can
 	MDE           *float64   `json:"mde"`         // smallest gain detected with the target power; null: none
 	Gains         []GainPlan `json:"gains"`
 	AA            *AA        `json:"aa,omitempty"`
@@ -120,8 +126,12 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		r.Notes = append(r.Notes, "pass rates estimated per task as (sum of repeat scores + 1/2) / (repeats + 1) (Jeffreys): "+
 			"a task that passed its only run plans at 0.75, never as sure; --p plans with a rate of your own")
 	}
+	if len(c.TrainGroups) == len(su.Train) && len(c.HoldoutGroups) == len(su.Holdout) {
+		su.TrainGroups, su.HoldoutGroups = groupIndex(c.TrainGroups), groupIndex(c.HoldoutGroups)
+	}
 	r.Repeats, r.Alpha = su.K, su.Alpha
 	r.TrainTasks, r.HoldoutTasks = len(su.Train), len(su.Holdout)
+	r.TrainGroups, r.HoldoutGroups = units(su.TrainGroups, len(su.Train)), units(su.HoldoutGroups, len(su.Holdout))
 	r.PlannedMean = mean(su.Holdout)
 	if len(su.Train) == 0 {
 		r.Notes = append(r.Notes, "no train tasks: only the holdout side of the gate is simulated")
@@ -213,6 +223,36 @@ func (r *Report) fromLedger(o *Observed, su *Suite) {
 	}
 	r.TrainMean = means(o.Train, &su.Train)
 	r.HoldoutMean = means(o.Holdout, &su.Holdout)
+	names := func(ts []TaskScores) (g []string) {
+		for _, t := range ts {
+			g = append(g, cmp.Or(t.Group, t.ID))
+		}
+		return g
+	}
+	su.TrainGroups, su.HoldoutGroups = groupIndex(names(o.Train)), groupIndex(names(o.Holdout))
+}
+
+// groupIndex numbers the groups of names densely, in order of first sight.
+func groupIndex(names []string) []int {
+	if len(names) == 0 {
+		return nil
+	}
+	index, out := map[string]int{}, make([]int, len(names))
+	for i, n := range names {
+		if _, ok := index[n]; !ok {
+			index[n] = len(index)
+		}
+		out[i] = index[n]
+	}
+	return out
+}
+
+// units is how many groups a split of n tasks has.
+func units(groups []int, n int) int {
+	if groups == nil {
+		return n
+	}
+	return slices.Max(groups) + 1
 }
 
 func assumed(p float64, n int) []float64 {
@@ -230,7 +270,7 @@ func resized(su Suite, train, hold int) Suite {
 		su = withHoldout(su, hold)
 	}
 	if train > 0 && len(su.Train) > 0 {
-		su.Train = repeated(su.Train, train)
+		su.Train, su.TrainGroups = repeated(su.Train, train), repeatedGroups(su.TrainGroups, train)
 	}
 	return su
 }
@@ -241,7 +281,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.HeadGen != nil {
 		fmt.Fprintf(&b, "head: generation %d, harness %.12s, model %s\n", *r.HeadGen, r.HarnessHash, r.Model)
 	}
-	fmt.Fprintf(&b, "suite: %d train, %d holdout tasks; planned at K = %d repeat(s) per task; alpha = %g\n", r.TrainTasks, r.HoldoutTasks, r.Repeats, r.Alpha)
+	fmt.Fprintf(&b, "suite: %d train tasks in %d groups, %d holdout tasks in %d groups (the gate's units); planned at K = %d repeat(s) per task; alpha = %g\n",
+		r.TrainTasks, r.TrainGroups, r.HoldoutTasks, r.HoldoutGroups, r.Repeats, r.Alpha)
 	if r.HoldoutMean != nil && r.TrainMean != nil {
 		fmt.Fprintf(&b, "observed: train mean %.3f, holdout mean %.3f, %d flaky task(s)\n", *r.TrainMean, *r.HoldoutMean, r.FlakyTasks)
 	} else if r.HoldoutMean != nil {
@@ -251,7 +292,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.MinChanged == 0 {
 		fmt.Fprintf(&b, "the sign test can never reach p <= %g\n", r.Alpha)
 	} else {
-		fmt.Fprintf(&b, "the sign test needs at least %d changed holdout tasks, all fixed, to reach p <= %g\n", r.MinChanged, r.Alpha)
+		fmt.Fprintf(&b, "the sign test needs at least %d changed holdout groups, all fixed, to reach p <= %g\n", r.MinChanged, r.Alpha)
 	}
 	fmt.Fprintf(&b, "\nsmallest holdout gain accepted with %.0f%% power: %s\n", 100*r.TargetPower, points(r.MDE))
 	fmt.Fprintf(&b, "%-6s %-6s %-9s %-13s %-22s %s\n", "gain", "power", "train up", "holdout pass", "holdout tasks needed", "repeats needed")

@@ -2,17 +2,21 @@ package plan
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"ratchet/anchor"
 )
 
 // Suite is what the gate is planned for: per-task pass probabilities of the
 // incumbent on each split (each strictly between 0 and 1), K repeats per task
-// and the sign test's alpha.
+// and the sign test's alpha. The gate's units are groups of tasks: task i of
+// a split is in group TrainGroups[i] (HoldoutGroups[i]); nil groups make
+// every task its own.
 type Suite struct {
-	Train, Holdout []float64
-	K              int
-	Alpha          float64
+	Train, Holdout             []float64
+	TrainGroups, HoldoutGroups []int
+	K                          int
+	Alpha                      float64
 }
 
 // simulator plays the gate: candidate against incumbent, both drawn from
@@ -76,9 +80,9 @@ func (s *simulator) play(su Suite, delta float64, trials int) tally {
 			holdPre[i] = draw(p)
 			holdPost[i] = draw(hold[i])
 		}
-		// The anchor's own gate decides each simulated apply.
-		_, trainWhy := anchor.Gate("train", trainPre, trainPost, su.Alpha)
-		_, holdWhy := anchor.Gate("holdout", holdPre, holdPost, su.Alpha)
+		// The anchor's own gate decides each simulated apply, over groups.
+		_, trainWhy := anchor.Gate("train", grouped(trainPre, su.TrainGroups), grouped(trainPost, su.TrainGroups), su.Alpha)
+		_, holdWhy := anchor.Gate("holdout", grouped(holdPre, su.HoldoutGroups), grouped(holdPost, su.HoldoutGroups), su.Alpha)
 		trainUp := trainWhy == "" || len(su.Train) == 0
 		holdPass := holdWhy == ""
 		tl.TrainUp += b2i(trainUp)
@@ -86,6 +90,24 @@ func (s *simulator) play(su Suite, delta float64, trials int) tally {
 		tl.Accepts += b2i(trainUp && holdPass)
 	}
 	return tl
+}
+
+// grouped is each group's score, the mean of its tasks' scores, in group
+// order, as the anchor's compare pairs them; nil groups return the scores.
+func grouped(scores []float64, groups []int) []float64 {
+	if groups == nil {
+		return scores
+	}
+	n := slices.Max(groups) + 1
+	sum, size := make([]float64, n), make([]float64, n)
+	for i, s := range scores {
+		sum[groups[i]] += s
+		size[groups[i]]++
+	}
+	for g := range sum {
+		sum[g] /= size[g]
+	}
+	return sum
 }
 
 // share is n as a share of the trials.
@@ -145,7 +167,7 @@ func (s *simulator) mde(su Suite, target float64) (float64, bool) {
 // withHoldout is su with n holdout tasks whose pass probabilities repeat the
 // observed ones in order, so the suite keeps its mix of easy and hard tasks.
 func withHoldout(su Suite, n int) Suite {
-	su.Holdout = repeated(su.Holdout, n)
+	su.Holdout, su.HoldoutGroups = repeated(su.Holdout, n), repeatedGroups(su.HoldoutGroups, n)
 	return su
 }
 
@@ -154,7 +176,8 @@ func withHoldout(su Suite, n int) Suite {
 // the power however large the holdout.
 func grown(su Suite, n int) Suite {
 	if len(su.Train) > 0 {
-		su.Train = repeated(su.Train, max(1, (len(su.Train)*n+len(su.Holdout)/2)/len(su.Holdout)))
+		m := max(1, (len(su.Train)*n+len(su.Holdout)/2)/len(su.Holdout))
+		su.Train, su.TrainGroups = repeated(su.Train, m), repeatedGroups(su.TrainGroups, m)
 	}
 	return withHoldout(su, n)
 }
@@ -164,6 +187,19 @@ func repeated(ps []float64, n int) []float64 {
 	out := make([]float64, n)
 	for i := range out {
 		out[i] = ps[i%len(ps)]
+	}
+	return out
+}
+
+// repeatedGroups is the groups of n tasks that repeat a split in order: each
+// copy of the split brings groups of its own, so groups keep their sizes.
+func repeatedGroups(groups []int, n int) []int {
+	if groups == nil {
+		return nil
+	}
+	out, width := make([]int, n), slices.Max(groups)+1
+	for i := range out {
+		out[i] = groups[i%len(groups)] + i/len(groups)*width
 	}
 	return out
 }

@@ -1,7 +1,11 @@
 package plan
 
 import (
+	"bytes"
+	"context"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -147,5 +151,54 @@ func TestSearches(t *testing.T) {
 		if got != c.want || ok != c.ok {
 			t.Errorf("smallest up to %d: %d %v, want %d %v", c.limit, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+func TestGroupedAndRepeatedGroups(t *testing.T) {
+	if got := grouped([]float64{1, 0, 0.5, 1}, []int{0, 0, 1, 1}); len(got) != 2 || got[0] != 0.5 || got[1] != 0.75 {
+		t.Errorf("grouped = %v, want [0.5 0.75]", got)
+	}
+	if got := grouped([]float64{1, 0}, nil); len(got) != 2 {
+		t.Errorf("ungrouped = %v", got)
+	}
+	got := repeatedGroups([]int{0, 0, 1}, 7)
+	want := []int{0, 0, 1, 2, 2, 3, 4}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("repeatedGroups = %v, want %v", got, want)
+		}
+	}
+}
+
+// The gate counts groups: twelve holdout tasks in three groups can never
+// reach p <= 0.05 (five changed groups are the fewest that can), whatever
+// the gain, where the same tasks ungrouped can.
+func TestPlanCountsGroups(t *testing.T) {
+	names := func(n, size int) (g []string) {
+		for i := range n {
+			g = append(g, fmt.Sprintf("kind%d", i/size))
+		}
+		return g
+	}
+	c := Config{P: 0.5, Train: 12, Holdout: 12, Trials: 300, AA: 500, Gains: []float64{0.3}}
+	free, err := Plan(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.TrainGroups, c.HoldoutGroups = names(12, 2), names(12, 4)
+	r, err := Plan(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TrainGroups != 6 || r.HoldoutGroups != 3 || free.HoldoutGroups != 12 {
+		t.Errorf("groups: train %d, holdout %d (ungrouped %d)", r.TrainGroups, r.HoldoutGroups, free.HoldoutGroups)
+	}
+	if *r.Gains[0].Power != 0 || r.AA.Accepts != 0 || *free.Gains[0].Power < 0.1 {
+		t.Errorf("+30 points: power %v grouped, %v ungrouped; A/A accepts %d", *r.Gains[0].Power, *free.Gains[0].Power, r.AA.Accepts)
+	}
+	var text bytes.Buffer
+	r.WriteText(&text)
+	if !strings.Contains(text.String(), "12 holdout tasks in 3 groups") {
+		t.Errorf("text report:\n%s", text.String())
 	}
 }

@@ -80,7 +80,11 @@ func Validate(ctx context.Context, dir string, jobs int, out io.Writer) ([]Resul
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1fs\t%s\n", r.Split, r.ID, r.Reference, r.Untouched, r.Elapsed.Seconds(), verdict)
 	}
-	return results, tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return results, err
+	}
+	_, err = io.WriteString(out, GroupReport(dirs))
+	return results, err
 }
 
 // Check checks one task folder by the rules of Validate, but one task

@@ -121,6 +121,7 @@ func (h Handler) head(w http.ResponseWriter, r *http.Request) {
 	for _, m := range meta {
 		out[m["key"].(string)] = m["value"]
 	}
+	out["holdout_consults"], out["calibration"] = h.noiseFloor(r.Context())
 	head, err := h.query(r.Context(), `SELECT g.gen, g.harness_hash FROM head JOIN generations g ON g.gen = head.gen`)
 	if err != nil {
 		fail(w, http.StatusServiceUnavailable, err.Error())
@@ -141,6 +142,23 @@ func (h Handler) head(w http.ResponseWriter, r *http.Request) {
 	}
 	out["splits"] = splits(runs)
 	reply(w, out)
+}
+
+// noiseFloor is the latest ratchet calibrate result (the last line of
+// calibration.jsonl, or nil) and how many decisions have consulted the
+// holdout since the last sealed exam (anchor eval --split sealed; since the
+// start when there was none): each is a look at the holdout, which wears it.
+func (h Handler) noiseFloor(ctx context.Context) (consults, calibration any) {
+	n, err := h.query(ctx, `SELECT COUNT(*) AS n FROM generations WHERE holdout_pre IS NOT NULL
+		AND created_at > COALESCE((SELECT MAX(created_at) FROM evals WHERE split = 'sealed'), '')`)
+	if err == nil && len(n) == 1 {
+		consults = n[0]["n"]
+	}
+	if b, _, err := datafile.Read(filepath.Join(h.Home, "calibration.jsonl"), 16<<20); err == nil {
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		json.Unmarshal([]byte(lines[len(lines)-1]), &calibration)
+	}
+	return consults, calibration
 }
 
 // splits summarises runs (ordered by split, task and repeat) per split.

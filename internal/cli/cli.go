@@ -26,6 +26,7 @@ const usage = `usage: ratchet COMMAND
   ui [--addr 127.0.0.1:PORT]   a read-only dashboard over the ledger in ANCHOR_HOME
   fleet submit|worker|status [--nats URL]   run the anchor's runs on many machines (NATS JetStream)
   plan [--aa N] [--p P --holdout N] [--json]   what gain the gate can detect on this suite
+  calibrate [--n N] [--variants DIR] [--json]   the gate's false-accept rate measured with the live model
 
 Run ratchet COMMAND -h for a command's flags, their defaults and the environment
 variables it reads. The model comes from MODEL_API, MODEL_URL, MODEL_NAME,
@@ -75,6 +76,8 @@ func run(ctx context.Context, args []string) error {
 		return fleetCommand(ctx, args[1:])
 	case "plan":
 		return planCommand(ctx, args[1:])
+	case "calibrate":
+		return calibrateCommand(ctx, args[1:])
 	case "scripted-model":
 		return scriptedCommand(ctx, args[1:])
 	case "help", "-h", "--help":

@@ -59,6 +59,7 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{[]string{"ui", "-h"}, []string{"-addr", `(default "127.0.0.1:8766")`, "(ANCHOR_HOME)"}},
 		{[]string{"evolve", "-h"}, []string{"-rounds", "(default 1)", "EVOLVE_MODEL_", "ANCHOR_TASKS"}},
 		{[]string{"plan", "-h"}, []string{"-trials", "(default 2000)", "(ANCHOR_HOME)"}},
+		{[]string{"calibrate", "-h"}, []string{"-n", "(default 20)", "-variants", "ANCHOR_HOME", "calibration.jsonl"}},
 		{[]string{"editors", "-h"}, []string{"-write", `(default "ratchet")`}},
 		{[]string{"tasks", "-h"}, []string{"tasks validate"}},
 		{[]string{"tasks", "validate", "-h"}, []string{"-jobs"}},
@@ -92,7 +93,7 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{"tasks", "mine", "--frob"}, {"tasks", "mine", "."}, {"tasks", "mine", ".", "--out", "s"}, {"tasks", "mine", ".", "--out", "s", "--split", "1/2"},
 		{"tasks", "mutate", "--frob"}, {"tasks", "mutate", ".", "--out", "s", "-n", "0"}, {"tasks", "mutate", ".", "--out", "s"},
 		{"harness", "frob"}, {"harness", "which", "--frob"}, {"fleet", "frob"}, {"fleet", "status", "--frob"},
-		{"scripted-model", "--frob"},
+		{"scripted-model", "--frob"}, {"calibrate", "--frob"}, {"calibrate", "--n", "0"}, {"calibrate", "extra"},
 	}
 	for _, args := range bad {
 		stdout, stderr, code := run(args...)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"ratchet/anchor"
 	"ratchet/plan"
 )
 
@@ -31,7 +32,7 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 	fs.IntVar(&c.Train, "train", 0, "plan for this many train tasks")
 	fs.IntVar(&c.K, "repeats", 0, "plan for K repeats per task (default: the ledger's, else 1)")
 	fs.Float64Var(&c.Alpha, "alpha", 0, "plan for this alpha (default: the ledger's, else 0.05)")
-	suite := fs.String("tasks", "", "take the split sizes from this suite folder (<split>/<id>/task.toml)")
+	suite := fs.String("tasks", "", "take the split sizes and the task groups from this suite folder (<split>/<id>/task.toml)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseFlags(fs, args, planUsage); err != nil {
 		return err
@@ -39,13 +40,24 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q: ratchet plan takes only flags", fs.Arg(0))
 	}
-	if *suite != "" {
+	if *suite != "" { // the split sizes and each task's group: the gate counts groups
 		for split, n := range map[string]*int{"train": &c.Train, "holdout": &c.Holdout} {
 			tasks, _ := filepath.Glob(filepath.Join(*suite, split, "*", "task.toml"))
 			if len(tasks) == 0 {
 				return fmt.Errorf("no %s tasks in %s: --tasks wants a suite folder with %s/<id>/task.toml", split, *suite, split)
 			}
 			*n = len(tasks)
+			groups := &c.TrainGroups
+			if split == "holdout" {
+				groups = &c.HoldoutGroups
+			}
+			for _, f := range tasks {
+				t, err := anchor.LoadTask(filepath.Dir(f))
+				if err != nil {
+					return fmt.Errorf("--tasks: %w", err)
+				}
+				*groups = append(*groups, t.Group)
+			}
 		}
 	}
 	r, err := plan.Plan(ctx, c)

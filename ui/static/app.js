@@ -76,7 +76,19 @@ function headCard(info) {
   const lines = info.splits.map((s) =>
     el("p", { class: "split-" + s.split }, el("b", {}, `${s.split}: `), `${fmt(s.mean)} ± ${fmt(s.se)} (standard error) over ${s.tasks} task${s.tasks === 1 ? "" : "s"} × ${s.repeats} repeat${s.repeats === 1 ? "" : "s"}; `,
       s.flaky.length ? ["flaky: ", el("span", { class: "flaky" }, s.flaky.join(", "))] : "no flaky tasks"));
-  return el("div", { class: "card", id: "head" }, info.gen == null ? "No head yet." : [el("b", {}, `Head: generation ${info.gen}`), lines], frozen(info));
+  return el("div", { class: "card", id: "head" }, info.gen == null ? "No head yet." : [el("b", {}, `Head: generation ${info.gen}`), lines], frozen(info), noiseFloor(info));
+}
+
+// noiseFloor shows the gate's false-accept rate as ratchet calibrate
+// measured it with the live model beside ratchet plan --aa's prediction, and
+// how many decisions have looked at the holdout since the last sealed exam.
+function noiseFloor(info) {
+  const c = info.calibration;
+  const measured = c == null ? "not measured yet (ratchet calibrate)" :
+    `${c.accepted} of ${c.variants.length} neutral variants of generation ${c.head_gen} passed the holdout gate: ` +
+    `${fmt(c.false_accept_rate)} ± ${fmt(c.std_err)} measured, ${fmt(c.predicted_rate)} ± ${fmt(c.predicted_std_err)} predicted by ratchet plan --aa`;
+  return el("p", { id: "noise" }, el("b", {}, "False accepts: "), measured, "   ",
+    el("b", {}, "Holdout consulted: "), `${info.holdout_consults ?? 0} decision(s) since the last sealed exam`);
 }
 
 async function generations() {
