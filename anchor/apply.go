@@ -120,6 +120,9 @@ func readCandidate(path string) (candidate, []byte, error) {
 	if err != nil {
 		return c, nil, fmt.Errorf("read candidate diff: %w; nothing was recorded", err)
 	}
+	if !bytes.HasPrefix(diff, []byte("--- ")) && !bytes.Contains(diff, []byte("\n--- ")) {
+		return c, nil, fmt.Errorf("read candidate: %s is not a unified diff ; nothing was recorded", c.Diff)
+	}
 	return c, diff, nil
 }
 
@@ -130,7 +133,7 @@ func readCandidate(path string) (candidate, []byte, error) {
 func (a *Anchor) Apply(ctx context.Context, path string) error {
 	c, diff, err := readCandidate(path)
 	if err != nil {
-		return err
+		return status{err, 2}
 	}
 	head, err := a.head()
 	if err != nil {
@@ -175,7 +178,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 			return errors.Join(err, a.putGen(&g))
 		}
 		if reason != "" {
-			g.Decision, g.Reason = "reject", reason
+			g.Decision, g.Reason, a.rejected = "reject", reason, true
 			fmt.Fprintf(a.Out, "generation %d rejected: %s\n", g.Gen, reason)
 			return a.putGen(&g)
 		}

@@ -34,7 +34,8 @@ func (d *Door) sandboxed(ctx context.Context, bin, work string, proj *projectDir
 	env := d.modelEnv()
 	b := anchor.Box{Work: box, Cache: cache, Timeout: d.cfg.Timeout, Harness: bin, Socket: filepath.Join(work, "model.sock"),
 		Args: []string{"/opt/harness", "/work"},
-		Env:  []string{"MODEL_API", getenv(env, "MODEL_API"), "MODEL_NAME", getenv(env, "MODEL_NAME"), "MODEL_OPTIONS", getenv(env, "MODEL_OPTIONS")}}
+		Env: append(goFlags(filepath.Join(box, "task")),
+			"MODEL_API", getenv(env, "MODEL_API"), "MODEL_NAME", getenv(env, "MODEL_NAME"), "MODEL_OPTIONS", getenv(env, "MODEL_OPTIONS"))}
 	code, out, timedOut, err := b.Run(ctx)
 	after, rerr := anchor.ReadTree(filepath.Join(box, "task"), false)
 	if rerr == nil {
@@ -79,17 +80,43 @@ func (d *Door) boxTests(ctx context.Context, project, command string) string {
 	if err = errors.Join(err, cerr); err != nil {
 		return "fail (" + err.Error() + ")"
 	}
-	b := anchor.Box{Work: filepath.Join(work, "box"), Cache: cache, Dir: "/work/task", Timeout: testTimeout, Args: []string{"sh", "-c", command}}
-	code, _, timedOut, err := b.Run(ctx)
+	b := anchor.Box{Work: filepath.Join(work, "box"), Cache: cache, Dir: "/work/task", Timeout: testTimeout, Args: []string{"sh", "-c", command},
+		Env: goFlags(filepath.Join(work, "box", "task"))}
+	code, out, timedOut, err := b.Run(ctx)
 	switch {
 	case err != nil:
 		return "fail (" + err.Error() + ")"
 	case timedOut:
 		return fmt.Sprintf("fail (timed out after %s)", testTimeout)
 	case code != 0:
-		return fmt.Sprintf("fail (exit status %d)", code)
+		return fmt.Sprintf("fail (exit status %d)%s", code, failCause(out))
 	}
 	return "pass"
+}
+
+// failCause is the last line of a failed test run's output, so that the
+// record says why; a module lookup the sandbox refused says what to do.
+func failCause(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := clip(lines[len(lines)-1], 200)
+	switch {
+	case strings.Contains(string(out), "GOPROXY=off"):
+		return ": " + last + " (the sandbox has no network: vendor the modules with go mod vendor, or run without --sandbox)"
+	case last != "":
+		return ": " + last
+	}
+	return ""
+}
+
+// goFlags keeps go from changing go.mod or go.sum on its own in the sandbox
+// (the anchor's -mod=mod adds a missing go line, raising the project's
+// minimum Go): only what the agent wrote goes back. A vendored project
+// builds from vendor/.
+func goFlags(tree string) []string {
+	if _, err := os.Stat(filepath.Join(tree, "vendor", "modules.txt")); err == nil {
+		return []string{"GOFLAGS", "-mod=vendor"}
+	}
+	return []string{"GOFLAGS", "-mod=readonly"}
 }
 
 // writeBack applies the agent's changes to the project through os.Root and

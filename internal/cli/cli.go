@@ -4,8 +4,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -36,19 +34,18 @@ func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0 // -h printed the help
+	if code := exitStatus(err); code != 0 {
+		if err.Error() != "" {
+			fmt.Fprintln(os.Stderr, "ratchet:", err)
+		}
+		return code
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "ratchet:", err)
-		return 1
-	}
-	return 0
+	return 0 // done, or -h printed the help
 }
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("no command\n%s", usage)
+		return usageErr("no command\n%s", usage)
 	}
 	switch args[0] {
 	case "tasks":
@@ -79,5 +76,5 @@ func run(ctx context.Context, args []string) error {
 		fmt.Println(usage)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q; ratchet -h lists the commands", args[0])
+	return usageErr("unknown command %q; ratchet -h lists the commands", args[0])
 }

@@ -29,7 +29,7 @@ func editorsCommand(args []string) error {
 	}
 	eds, err := editors.Select(*only)
 	if err != nil {
-		return err
+		return withStatus(exitUsage, err)
 	}
 	project, err := filepath.Abs(cmp.Or(*write, "."))
 	if err != nil {

@@ -62,7 +62,7 @@ func parseFlags(fs *flag.FlagSet, args []string, usage string) error {
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("%w; ratchet %s -h lists its flags", err, strings.TrimPrefix(fs.Name(), "ratchet "))
+		return usageErr("%w; ratchet %s -h lists its flags", err, strings.TrimPrefix(fs.Name(), "ratchet "))
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -37,13 +36,13 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q: ratchet plan takes only flags", fs.Arg(0))
+		return usageErr("unexpected argument %q: ratchet plan takes only flags", fs.Arg(0))
 	}
 	if *suite != "" {
 		for split, n := range map[string]*int{"train": &c.Train, "holdout": &c.Holdout} {
 			tasks, _ := filepath.Glob(filepath.Join(*suite, split, "*", "task.toml"))
 			if len(tasks) == 0 {
-				return fmt.Errorf("no %s tasks in %s: --tasks wants a suite folder with %s/<id>/task.toml", split, *suite, split)
+				return usageErr("no %s tasks in %s: --tasks wants a suite folder with %s/<id>/task.toml", split, *suite, split)
 			}
 			*n = len(tasks)
 		}
