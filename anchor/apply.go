@@ -23,9 +23,7 @@ import (
 // frozen settings for the ledger's life, evaluates train and holdout and writes
 // generation 0.
 func (a *Anchor) Init(ctx context.Context, dir string) error {
-	if _, err := os.Stat(filepath.Join(dir, "manifest.toml")); err != nil {
-		return fmt.Errorf("%s is not a harness: it has no manifest.toml; pass the harness folder", dir)
-	}
+	// parse has checked that dir holds a manifest.toml, before the ledger opened.
 	if _, err := a.head(); err == nil {
 		return errors.New("this ledger is already initialized; use anchor log, or a new --home for a new ledger")
 	}

@@ -106,7 +106,8 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 			return r, ctx.Err()
 		}
 		if try == 3 {
-			return r, fmt.Errorf("infrastructure failure on task %s, three times: %s; fix it and run again", t.ID, r.Error)
+			err := fmt.Errorf("infrastructure failure on task %s, three times: %s; fix it and rerun", t.ID, r.Error)
+			return r, status{err, 3}
 		}
 	}
 }

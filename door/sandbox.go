@@ -94,16 +94,21 @@ func (d *Door) boxTests(ctx context.Context, project, command string) string {
 	return "pass"
 }
 
-// failCause is the last line of a failed test run's output, so that the
-// record says why; a module lookup the sandbox refused says what to do.
+// failCause says why a test run in the sandbox failed: a module the
+// sandbox could not fetch, with what to do, else the last line of the
+// output that is more than go test's FAIL summary.
 func failCause(out []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	last := clip(lines[len(lines)-1], 200)
-	switch {
-	case strings.Contains(string(out), "GOPROXY=off"):
-		return ": " + last + " (the sandbox has no network: vendor the modules with go mod vendor, or run without --sandbox)"
-	case last != "":
-		return ": " + last
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if strings.Contains(line, "GOPROXY=off") || strings.Contains(line, "missing go.sum entry") {
+			return ": " + clip(line, 200) + " (the sandbox has no network: vendor the modules with go mod vendor, or run without --sandbox)"
+		}
+	}
+	lines := strings.Split(string(out), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && l != "FAIL" && !strings.HasPrefix(l, "FAIL\t") && !strings.HasPrefix(l, "ok ") && !strings.HasPrefix(l, "?") {
+			return ": " + clip(l, 200)
+		}
 	}
 	return ""
 }

@@ -27,7 +27,10 @@ Run ratchet COMMAND -h for a command's flags, their defaults and the environment
 variables it reads. The model comes from MODEL_API, MODEL_URL, MODEL_NAME,
 MODEL_OPTIONS and MODEL_API_KEY (README: "Pointing it at a model"), the ledger from
 ANCHOR_HOME (default .anchor), request records from RATCHET_HOME (default ~/.ratchet).
-see README.md`
+Exit status: 0 done as asked; 1 done with a negative result (the tests still fail, the run
+ended in error, a bad suite); 2 bad usage or input, nothing done; 3 infrastructure (the
+model server, the sandbox, NATS). ratchet run --json says it as exit_status.
+see README.md and docs/OPERATOR.md ("Exit statuses")`
 
 // Main runs the ratchet command line and returns the exit status.
 func Main(args []string) int {

@@ -228,3 +228,30 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestValidateRefusesASuiteTheAnchorCannotUse runs the built validator on a
+// suite with only sealed/ (anchor init would fail on it, and the gate
+// could never accept): it names each suite problem and what to add, names
+// the line of an unclosed multi-line string in a task.toml, and exits 1.
+func TestValidateRefusesASuiteTheAnchorCannotUse(t *testing.T) {
+	ratchet, _ := builtBinaries(t)
+	suite := t.TempDir()
+	task := filepath.Join(suite, "sealed", "open-string")
+	os.MkdirAll(filepath.Join(task, "repo"), 0o755)
+	os.WriteFile(filepath.Join(task, "task.toml"), []byte("test = \"go test ./...\"\nprompt = \"\"\"\nFix it.\n"), 0o644)
+	cmd := exec.Command(ratchet, "tasks", "validate", suite)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if code := exitCode(t, cmd); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"line 2: a multi-line string starts here and is never closed",
+		"BAD suite: no train tasks", "BAD suite: no holdout tasks: the gate accepts only on holdout/; add at least 5"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("no %q in:\n%s", want, stdout.String())
+		}
+	}
+	if !strings.HasPrefix(stderr.String(), "ratchet: ") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+}
