@@ -255,3 +255,30 @@ func TestValidateRefusesASuiteTheAnchorCannotUse(t *testing.T) {
 		t.Errorf("stderr: %q", stderr.String())
 	}
 }
+
+// TestEditorsCarryTheModelSettings runs the built ratchet editors with the
+// model settings in the environment: each entry carries MODEL_URL and
+// MODEL_NAME (an editor started from the desktop has no shell variables),
+// never the credential, and a command not on PATH gets this binary's own
+// absolute path as the suggestion.
+func TestEditorsCarryTheModelSettings(t *testing.T) {
+	ratchet, _ := builtBinaries(t)
+	cmd := exec.Command(ratchet, "editors", "--command", "no-such-ratchet")
+	cmd.Dir = t.TempDir()
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "MODEL_URL=http://gpu:11434", "MODEL_NAME=qwen3:8b",
+		"MODEL_API_KEY=sk-editors-SECRET"}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if code := exitCode(t, cmd); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if n := strings.Count(stdout.String(), `"MODEL_URL": "http://gpu:11434"`); n != 4 || strings.Count(stdout.String(), `"MODEL_NAME": "qwen3:8b"`) != 4 {
+		t.Errorf("want the model settings in all four entries:\n%s", stdout.String())
+	}
+	if strings.Contains(stdout.String()+stderr.String(), "SECRET") {
+		t.Error("the credential was written into an editor's entry")
+	}
+	if !strings.Contains(stderr.String(), "pass --command "+ratchet) {
+		t.Errorf("the suggestion is not this binary's path:\n%s", stderr.String())
+	}
+}
