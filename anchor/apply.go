@@ -119,7 +119,7 @@ func readCandidate(path string) (candidate, []byte, error) {
 		return c, nil, fmt.Errorf("read candidate diff: %w; nothing was recorded", err)
 	}
 	if !bytes.HasPrefix(diff, []byte("--- ")) && !bytes.Contains(diff, []byte("\n--- ")) {
-		return c, nil, fmt.Errorf("read candidate: %s is not a unified diff ; nothing was recorded", c.Diff)
+		return c, nil, fmt.Errorf("read candidate: %s is not a unified diff; nothing was recorded", c.Diff)
 	}
 	return c, diff, nil
 }

@@ -282,3 +282,44 @@ func TestEditorsCarryTheModelSettings(t *testing.T) {
 		t.Errorf("the suggestion is not this binary's path:\n%s", stderr.String())
 	}
 }
+
+// TestAnchorPointsTheRightWay runs the built anchor where the issue found
+// it pointing the wrong way: apply without --candidate names the flag; log
+// on a ledger with no generation says so; traces needs neither --split nor
+// the model variables; a candidate that is not a diff is refused before a
+// generation is recorded.
+func TestAnchorPointsTheRightWay(t *testing.T) {
+	_, anchorBin := builtBinaries(t)
+	home := filepath.Join(t.TempDir(), "ledger")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	anchor := func(args ...string) (string, string, int) {
+		cmd := exec.Command(anchorBin, append(args[:1:1], append([]string{"--home", home}, args[1:]...)...)...)
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		code := exitCode(t, cmd)
+		return stdout.String(), stderr.String(), code
+	}
+	if _, stderr, code := anchor("apply"); code != 2 || !strings.Contains(stderr, "anchor apply needs --candidate FILE.json") {
+		t.Errorf("apply without --candidate: exit %d, %q", code, stderr)
+	}
+	hash, stderr, code := anchor("snapshot", doortest.Harness())
+	if code != 0 {
+		t.Fatalf("snapshot: exit %d %s", code, stderr)
+	}
+	if stdout, stderr, code := anchor("log"); code != 0 || !strings.Contains(stdout, "no generations yet") {
+		t.Errorf("log on a ledger without generations: exit %d, %q %q", code, stdout, stderr)
+	}
+	if stdout, stderr, code := anchor("traces", "--harness", strings.TrimSpace(hash)); code != 0 || strings.TrimSpace(stdout) != "[]" {
+		t.Errorf("traces without --split or MODEL_*: exit %d, %q %q", code, stdout, stderr)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "c.diff"), []byte("Please be more careful.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c.json"), []byte(`{"diff": "c.diff", "component": "system_prompt.md"}`), 0o644)
+	if _, stderr, code := anchor("apply", "--candidate", filepath.Join(dir, "c.json")); code != 2 || !strings.Contains(stderr, "is not a unified diff; nothing was recorded") {
+		t.Errorf("a candidate that is not a diff: exit %d, %q", code, stderr)
+	}
+	if stdout, _, _ := anchor("log"); !strings.Contains(stdout, "no generations yet") {
+		t.Errorf("a generation was recorded for a candidate that is not a diff:\n%s", stdout)
+	}
+}
