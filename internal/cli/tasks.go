@@ -30,7 +30,7 @@ func tasksCommand(ctx context.Context, args []string) error {
 	}
 	results, err := tasks.Validate(ctx, fs.Arg(0), *jobs, os.Stdout)
 	if err != nil {
-		return err
+		return withStatus(exitUsage, err) // a folder without tasks
 	}
 	// At the anchor's default alpha; a ledger initialised with another can
 	// need more (ratchet plan --alpha).

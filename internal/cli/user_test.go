@@ -174,12 +174,20 @@ func TestRunExitStatuses(t *testing.T) {
 	proj := doortest.Project(t)
 	stdout, stderr, code := run(srv.URL, "--project", proj, "--json", "Double is wrong; fix it.")
 	var rec struct {
+		ID         string `json:"id"`
 		Outcome    string `json:"outcome"`
 		ExitStatus int    `json:"exit_status"`
 	}
 	json.Unmarshal([]byte(stdout), &rec)
 	if code != 0 || rec.ExitStatus != 0 || rec.Outcome != "completed" || !strings.Contains(stderr, "test command: go test ./... (detected)") {
 		t.Errorf("a fix: exit %d, record %+v\nstdout: %s\nstderr: %s", code, rec, stdout, stderr)
+	}
+	// sessions --show takes the record id a summary or an interrupt names,
+	// and prints indented JSON.
+	show := exec.Command(ratchet, "sessions", "--home", home, "--show", rec.ID)
+	shown, err := show.Output()
+	if err != nil || !strings.Contains(string(shown), "\n    \"outcome\": \"completed\",\n") {
+		t.Errorf("sessions --show %s: %v\n%s", rec.ID, err, shown)
 	}
 
 	stdout, stderr, code = run(idle.URL, "--project", doortest.Project(t), "Double is wrong; fix it.")
