@@ -295,11 +295,12 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 
 // traces lists the latest train run of each task and repeat of a harness.
 func (a *Anchor) traces(hash string, failed bool) ([]Run, error) {
-	// The ledger's own model: reading needs no MODEL_* settings.
+	// The ledger's own model, so that reading needs no MODEL_* settings (a
+	// ledger that was never initialised has none: MODEL_*'s then).
 	return scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs r WHERE split = 'train' AND harness_hash = ?
-		AND model = (SELECT value FROM meta WHERE key = 'model') AND (NOT ? OR score < 1)
+		AND model = COALESCE((SELECT value FROM meta WHERE key = 'model'), ?) AND (NOT ? OR score < 1)
 		AND created_at = (SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND repeat = r.repeat AND split = 'train'
-			AND harness_hash = r.harness_hash AND model = r.model) ORDER BY task_id, repeat`, hash, failed)
+			AND harness_hash = r.harness_hash AND model = r.model) ORDER BY task_id, repeat`, hash, a.Model(), failed)
 }
 
 // Model names the frozen model of a run (see ModelID).

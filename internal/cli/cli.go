@@ -38,9 +38,7 @@ func Main(args []string) int {
 	defer stop()
 	err := run(ctx, args)
 	if code := exitStatus(err); code != 0 {
-		if err.Error() != "" {
-			fmt.Fprintln(os.Stderr, "ratchet:", err)
-		}
+		fmt.Fprintln(os.Stderr, "ratchet:", err)
 		return code
 	}
 	return 0 // done, or -h printed the help

@@ -55,7 +55,3 @@ func exitStatus(err error) int {
 	}
 	return exitNegative
 }
-
-// errSilent ends a command whose result is already printed with status 1
-// and no further line.
-var errSilent = errors.New("")
