@@ -13,7 +13,7 @@ build:
 	$(GO) build -o $(BIN)/ratchet ./cmd/ratchet
 
 vet:
-	gofmt -l . | tee /dev/stderr | (! read)
+	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:" >&2; echo "$$unformatted" >&2; exit 1; fi
 	$(GO) mod tidy -diff
 	cd harness && $(GO) mod tidy -diff
 	$(GO) vet ./...

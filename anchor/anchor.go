@@ -36,21 +36,30 @@ type Anchor struct {
 	db                           *sql.DB
 	buildMu                      sync.Mutex
 	phase                        string // the step of the rule being evaluated, for progress lines
+	rejected                     bool   // Apply rejected its candidate: exit status 1
 }
+
+// status is an error with its exit status (docs/OPERATOR.md): 2 for bad usage
+// or input, 3 for infrastructure; any other error is 1, a negative result.
+type status struct {
+	error
+	code int
+}
+
+func (s status) Unwrap() error { return s.error }
 
 // Main runs the anchor command line and returns the exit status.
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, args, os.Stdout)
-	if errors.Is(err, flag.ErrHelp) {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "anchor:", err)
-		return 1
-	}
-	return 0
+	fmt.Fprintln(os.Stderr, "anchor:", err)
+	s := status{err, 1}
+	errors.As(err, &s)
+	return s.code
 }
 
 //go:embed help.txt
@@ -83,18 +92,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	cmd := args[0]
 	if _, known := help(cmd); !known {
-		return fmt.Errorf("unknown command %q; run anchor -h for the commands", cmd)
+		return status{fmt.Errorf("unknown command %q; run anchor -h for the commands", cmd), 2}
 	}
 	a, o, err := parse(cmd, args[1:], out)
 	if err != nil {
-		return err
+		return status{err, 2}
 	}
 	if err := preflight(cmd); err != nil {
-		return err
+		return status{err, 3}
 	}
-	readOnly := cmd == "log" || cmd == "traces" || cmd == "verify"
-	if _, err := os.Stat(a.path("ledger.db")); err != nil && readOnly {
-		return fmt.Errorf("no ledger in %s; run anchor init there first, or point --home / ANCHOR_HOME at one", a.Home)
+	if _, err := os.Stat(a.path("ledger.db")); err != nil && cmd != "init" && cmd != "snapshot" && cmd != "run" {
+		return status{fmt.Errorf("no ledger in %s: run anchor init first, or set --home / ANCHOR_HOME", a.Home), 2}
 	}
 	if err := a.open(); err != nil {
 		return err
@@ -118,11 +126,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) {
 	a := &Anchor{Out: out, API: env("MODEL_API", "openai"), URL: env("MODEL_URL", "http://127.0.0.1:11434"),
 		ModelName: os.Getenv("MODEL_NAME"), Options: strings.TrimSpace(os.Getenv("MODEL_OPTIONS")), Runner: os.Getenv("ANCHOR_RUNNER")}
-	keyVar := "OPENAI_API_KEY"
-	if a.API == "anthropic" {
-		keyVar = "ANTHROPIC_API_KEY"
-	}
-	a.key = cmp.Or(os.Getenv("MODEL_API_KEY"), os.Getenv(keyVar))
+	// MODEL_API_KEY, else OPENAI_API_KEY or ANTHROPIC_API_KEY by the API
+	a.key = cmp.Or(os.Getenv("MODEL_API_KEY"), os.Getenv(strings.ToUpper(a.API)+"_API_KEY"))
 	fs := flag.NewFlagSet("anchor "+cmd, flag.ContinueOnError)
 	o := &options{flags: fs}
 	fs.SetOutput(io.Discard)
@@ -166,12 +171,18 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		return nil, nil, errors.New("MODEL_OPTIONS is not a JSON object; fix it or unset it")
 	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 1 || a.Alpha <= 0 || a.Alpha >= 1:
 		return nil, nil, errors.New("--jobs and --budget must be positive, --memory at least 64 MiB, --repeats at least 1, --alpha in (0, 1)")
-	case cmd == "traces" && o.split != "train":
+	case cmd == "apply" && o.candidate == "":
+		return nil, nil, errors.New("anchor apply needs --candidate FILE.json; see anchor apply -h")
+	case cmd == "traces" && o.split != "train" && o.split != "":
 		return nil, nil, errors.New("anchor traces serves --split train only; holdout and sealed traces are never shown")
 	case (cmd == "snapshot" || cmd == "rollback") && fs.NArg() != 1:
 		return nil, nil, fmt.Errorf("anchor %s takes one argument; run anchor %s -h", cmd, cmd)
 	case cmd != "snapshot" && cmd != "rollback" && cmd != "verify" && fs.NArg() > 0:
 		return nil, nil, fmt.Errorf("anchor %s takes no argument %q; flags go before it, see anchor %s -h", cmd, fs.Arg(0), cmd)
+	case cmd == "init" && !exists(filepath.Join(o.harness, "manifest.toml")):
+		return nil, nil, fmt.Errorf("%s is not a harness: it has no manifest.toml; pass --harness DIR", o.harness)
+	case cmd == "snapshot" && !exists(fs.Arg(0)) || cmd == "run" && !exists(filepath.Join(o.task, "task.toml")):
+		return nil, nil, fmt.Errorf("anchor %s: no harness or task folder %q; see anchor %s -h", cmd, fs.Arg(0)+o.task, cmd)
 	}
 	o.harness = cmp.Or(fs.Arg(0), o.harness)
 	return a, o, nil
@@ -200,8 +211,10 @@ var frozenSettings = []string{"repeats", "alpha", "budget", "memory"}
 // model must match, and so must each frozen setting that is given; one not
 // given takes the ledger's value.
 func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
-	if cmd == "snapshot" || cmd == "log" {
-		return nil // init too: one that failed half way has frozen what it ran under
+	if cmd == "snapshot" || cmd == "log" || cmd == "traces" {
+		// traces reads the ledger's own model; init too: one that failed half
+		// way has frozen what it ran under
+		return nil
 	}
 	model, err := a.meta("model")
 	if err != nil {
@@ -235,7 +248,10 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 	case "init":
 		return a.Init(ctx, o.harness)
 	case "apply":
-		return a.Apply(ctx, o.candidate)
+		if err := a.Apply(ctx, o.candidate); err != nil || !a.rejected {
+			return err
+		}
+		return errors.New("the candidate was rejected (see above); anchor log lists the generations")
 	case "log":
 		return a.Log(o.asJSON)
 	case "verify":
@@ -250,8 +266,7 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 			return fmt.Errorf("rollback %q: want a generation number from anchor log", o.harness)
 		}
 		return a.Rollback(ctx, gen)
-	}
-	if cmd == "snapshot" {
+	case "snapshot":
 		hash, err := a.Snapshot(o.harness)
 		if err == nil {
 			fmt.Fprintln(a.Out, hash)
@@ -286,13 +301,12 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 
 // traces lists the latest train run of each task and repeat of a harness.
 func (a *Anchor) traces(hash string, failed bool) ([]Run, error) {
-	below := 2.0
-	if failed {
-		below = 1
-	}
-	return scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs r WHERE split = 'train' AND harness_hash = ? AND model = ? AND score < ?
+	// The ledger's own model, so that reading needs no MODEL_* settings (a
+	// ledger that was never initialised has none: MODEL_*'s then).
+	return scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs r WHERE split = 'train' AND harness_hash = ?
+		AND model = COALESCE((SELECT value FROM meta WHERE key = 'model'), ?) AND (NOT ? OR score < 1)
 		AND created_at = (SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND repeat = r.repeat AND split = 'train'
-			AND harness_hash = r.harness_hash AND model = r.model) ORDER BY task_id, repeat`, hash, a.Model(), below)
+			AND harness_hash = r.harness_hash AND model = r.model) ORDER BY task_id, repeat`, hash, a.Model(), failed)
 }
 
 // Model names the frozen model of a run (see ModelID).
@@ -306,6 +320,11 @@ func ModelID(api, name, options string) string {
 }
 
 func env(k, def string) string { return cmp.Or(os.Getenv(k), def) }
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
 
 func (a *Anchor) path(elem ...string) string {
 	return filepath.Join(append([]string{a.Home}, elem...)...)

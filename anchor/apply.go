@@ -22,9 +22,7 @@ import (
 // frozen settings for the ledger's life, evaluates train and holdout and writes
 // generation 0.
 func (a *Anchor) Init(ctx context.Context, dir string) error {
-	if _, err := os.Stat(filepath.Join(dir, "manifest.toml")); err != nil {
-		return fmt.Errorf("%s is not a harness: it has no manifest.toml; pass the harness folder", dir)
-	}
+	// parse has checked that dir holds a manifest.toml, before the ledger opened.
 	if _, err := a.head(); err == nil {
 		return errors.New("this ledger is already initialized; use anchor log, or a new --home for a new ledger")
 	}
@@ -124,6 +122,9 @@ func readCandidate(path string) (candidate, []byte, error) {
 	if err != nil {
 		return c, nil, fmt.Errorf("read candidate diff: %w; nothing was recorded", err)
 	}
+	if !bytes.HasPrefix(diff, []byte("--- ")) && !bytes.Contains(diff, []byte("\n--- ")) {
+		return c, nil, fmt.Errorf("read candidate: %s is not a unified diff; nothing was recorded", c.Diff)
+	}
 	return c, diff, nil
 }
 
@@ -134,7 +135,7 @@ func readCandidate(path string) (candidate, []byte, error) {
 func (a *Anchor) Apply(ctx context.Context, path string) error {
 	c, diff, err := readCandidate(path)
 	if err != nil {
-		return err
+		return status{err, 2}
 	}
 	head, err := a.head()
 	if err != nil {
@@ -179,7 +180,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 			return errors.Join(err, a.putGen(&g))
 		}
 		if reason != "" {
-			g.Decision, g.Reason = "reject", reason
+			g.Decision, g.Reason, a.rejected = "reject", reason, true
 			fmt.Fprintf(a.Out, "generation %d rejected: %s\n", g.Gen, reason)
 			return a.putGen(&g)
 		}

@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,6 +245,18 @@ func TestApplyRule(t *testing.T) {
 	if err := e.a.Apply(ctx(), outside); err == nil {
 		t.Errorf("a diff that is a link out of the folder was read")
 	}
+	// A rejection ends the command with exit status 1; a candidate whose diff
+	// is not a diff is an input error (2), refused before any generation.
+	leak := e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Check sum in t-a first.\n"}))
+	var st status
+	if err := e.a.dispatch(ctx(), "apply", &options{candidate: leak}); err == nil || errors.As(err, &st) {
+		t.Errorf("anchor apply of a rejected candidate: %v, want an error of exit status 1", err)
+	}
+	n = len(must(e.a.gens("")))
+	words := e.candidate(t, "system_prompt.md", "Please be more careful with sums.\n")
+	if err := e.a.Apply(ctx(), words); !errors.As(err, &st) || st.code != 2 || !strings.Contains(err.Error(), "is not a unified diff") {
+		t.Errorf("a candidate that is not a diff: %v", err)
+	}
 	for _, bad := range []string{writeTemp(t, `{"diff":"c.diff"}`), filepath.Join(t.TempDir(), "missing.json"), writeTemp(t, "{not json"), writeTemp(t, `{"diff":"nope.diff","component":"system_prompt.md"}`), writeTemp(t, `{"component":"x"}`)} {
 		if err := e.a.Apply(ctx(), bad); err == nil || !strings.Contains(err.Error(), "nothing was recorded") {
 			t.Errorf("bad candidate %s: %v", bad, err)
@@ -263,6 +276,12 @@ func TestApplyRule(t *testing.T) {
 	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE split = 'sealed'`).Scan(&sealed)
 	if sealed != 0 {
 		t.Errorf("apply ran %d sealed tasks", sealed)
+	}
+	// anchor traces reads the ledger's own model: without the MODEL_*
+	// settings it still lists the head's train runs.
+	e.a.API, e.a.ModelName, e.a.Options = "openai", "", ""
+	if runs, err := e.a.traces(headHash, false); err != nil || len(runs) == 0 {
+		t.Errorf("traces without the model settings: %d runs, %v", len(runs), err)
 	}
 }
 

@@ -171,12 +171,16 @@ func (a *Anchor) Log(asJSON bool) error {
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
+	n := 0
+	for ; rows.Next(); n++ {
 		var line string
 		if err := rows.Scan(&line); err != nil {
 			return err
 		}
 		fmt.Fprintln(a.Out, line)
+	}
+	if n == 0 {
+		fmt.Fprintln(a.Out, "no generations yet: anchor init --harness DIR measures generation 0")
 	}
 	return rows.Err()
 }

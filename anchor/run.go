@@ -110,7 +110,8 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 			return r, ctx.Err()
 		}
 		if try == 3 {
-			return r, fmt.Errorf("infrastructure failure on task %s, three times: %s; fix it and run again", t.ID, r.Error)
+			err := fmt.Errorf("infrastructure failure on task %s, three times: %s; fix it and rerun", t.ID, r.Error)
+			return r, status{err, 3}
 		}
 	}
 }
@@ -401,7 +402,7 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 	for _, d := range dirs { // summed in task order, so equal scores give equal means
 		e.Mean += e.Tasks[filepath.Base(filepath.Dir(d))] / float64(len(dirs))
 	}
-	fmt.Fprintf(os.Stderr, "%s mean %.3f ± %.3f (standard error) over %d tasks × %d repeats (%d runs from the cache)%s\n",
+	fmt.Fprintf(os.Stderr, "%s mean %.3f ± %.3f (standard error) over %d tasks (repeats: %d, cached runs: %d)%s\n",
 		split, e.Mean, stdErr(e), len(dirs), a.Repeats, cached, flaky(e.Runs))
 	err = put(a.db, "evals", "harness_hash, split, model, score, n_tasks, cached, created_at", hash, split, a.Model(), e.Mean, len(dirs), cached, now())
 	return e, err

@@ -60,15 +60,10 @@ func parseTOML(s string) (map[string]string, error) {
 	rest := []byte(s)
 	for _, m := range tomlPair.FindAllStringSubmatchIndex(s, -1) {
 		key, v := s[m[2]:m[3]], ""
-		switch {
-		case m[4] >= 0:
-			v = s[m[4]:m[5]]
-		case m[8] >= 0:
-			v = s[m[8]:m[9]]
-		case m[6] >= 0:
-			v = s[m[6]:m[7]]
-		case m[10] >= 0:
-			v = s[m[10]:m[11]]
+		for g := 4; g <= 10; g += 2 { // the one string form that matched
+			if m[g] >= 0 {
+				v = s[m[g]:m[g+1]]
+			}
 		}
 		var err error
 		if m[4] >= 0 || m[8] >= 0 {
@@ -89,7 +84,9 @@ func parseTOML(s string) (map[string]string, error) {
 		}
 	}
 	for i, l := range strings.Split(string(rest), "\n") {
-		if !tomlBlank.MatchString(l) {
+		if strings.Contains(l, `"""`) || strings.Contains(l, "'''") {
+			return nil, fmt.Errorf("line %d: a multi-line string starts here and is never closed", i+1)
+		} else if !tomlBlank.MatchString(l) {
 			return nil, fmt.Errorf("line %d: want key = \"string\" (only string values are read)", i+1)
 		}
 	}
@@ -116,11 +113,7 @@ func unescape(raw string) (string, error) {
 			b.WriteString(r)
 			continue
 		}
-		if raw[i] == 'u' || raw[i] == 'U' {
-			n := 4
-			if raw[i] == 'U' {
-				n = 8
-			}
+		if n := map[byte]int{'u': 4, 'U': 8}[raw[i]]; n > 0 { // hex digits of a \u or \U escape
 			code, err := strconv.ParseUint(raw[i+1:min(i+1+n, len(raw))], 16, 32)
 			if err != nil || i+1+n > len(raw) {
 				return "", fmt.Errorf("bad unicode escape \\%c", raw[i])

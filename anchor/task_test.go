@@ -42,6 +42,7 @@ func TestTaskTOMLStrings(t *testing.T) {
 		{"a = 'x'\nprompt = \"\\q\"\n", "line 2"},
 		{"prompt = \"x\"\nprompt = \"y\"\n", "line 2"},
 		{"prompt = \"\"\"\nnever closed\n", "line 1"},
+		{"id = \"x\"\nprompt = \"\"\"\nnever closed\n", "line 2: a multi-line string starts here and is never closed"},
 	} {
 		if _, err := parseTOML(bad.in); err == nil || !strings.Contains(err.Error(), bad.line) {
 			t.Errorf("%q: %v, want an error naming %s", bad.in, err, bad.line)

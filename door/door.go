@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,7 +74,9 @@ type Record struct {
 	Outcome     string   `json:"outcome"` // the harness's stop reason, or interrupted / error
 	Answer      string   `json:"answer"`
 	Steps       int      `json:"steps"`
-	Tokens      int      `json:"tokens"`
+	Tokens      int      `json:"tokens"`     // model tokens, in and out
+	TokensIn    int      `json:"tokens_in"`  // of which the prompts
+	TokensOut   int      `json:"tokens_out"` // of which the replies
 	Calls       []Call   `json:"calls"`
 	Changed     []string `json:"changed"`
 	TestsBefore string   `json:"tests_before"`
@@ -88,10 +91,11 @@ type Record struct {
 
 // Door runs requests one at a time (one user, one session at a time: seed 003).
 type Door struct {
-	cfg Config
-	db  *sql.DB
-	mu  sync.Mutex
-	own []string // the door's own folders (home, ledger, harness), real paths: never a project
+	cfg  Config
+	db   *sql.DB    // nil until the first request creates the records (ensure)
+	dbMu sync.Mutex // guards db
+	mu   sync.Mutex
+	own  []string // the door's own folders (home, ledger, harness), real paths: never a project
 }
 
 // Open opens the records in cfg.Home.
@@ -112,15 +116,34 @@ func Open(cfg Config) (*Door, error) {
 		}
 		cfg.Roots = roots
 	}
+	// Opening writes nothing: the first request creates the records
+	// (ensure), so a door that only reads leaves no folder behind.
+	var db *sql.DB
+	if _, err := os.Stat(filepath.Join(cfg.Home, "sessions.db")); err == nil {
+		if db, err = createRecords(cfg.Home); err != nil {
+			return nil, err
+		}
+	}
+	own := []string{realPath(cfg.Home)}
+	for _, p := range []string{cfg.Ledger, cfg.Harness} {
+		if p != "" {
+			own = append(own, realPath(p))
+		}
+	}
+	return &Door{cfg: cfg, db: db, own: own}, nil
+}
+
+// createRecords creates the request records in home, or opens them.
+func createRecords(home string) (*sql.DB, error) {
 	// The records hold the user's source and what the agent read: only the
 	// user may read them.
 	for _, d := range []string{"", "builds", "traces", "tmp"} {
-		dir := filepath.Join(cfg.Home, d)
+		dir := filepath.Join(home, d)
 		if err := errors.Join(os.MkdirAll(dir, 0o700), os.Chmod(dir, 0o700)); err != nil {
-			return nil, fmt.Errorf("create %s: %w; set RATCHET_HOME to a writable folder", cfg.Home, err)
+			return nil, fmt.Errorf("create %s: %w; set RATCHET_HOME to a writable folder", home, err)
 		}
 	}
-	dbPath := filepath.Join(cfg.Home, "sessions.db")
+	dbPath := filepath.Join(home, "sessions.db")
 	f, err := os.OpenFile(dbPath, os.O_RDWR|os.O_CREATE, 0o600)
 	if err == nil {
 		err = errors.Join(f.Chmod(0o600), f.Close())
@@ -143,17 +166,82 @@ func Open(cfg Config) (*Door, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the request records: %w", err)
 	}
-	own := []string{realPath(cfg.Home)}
-	for _, p := range []string{cfg.Ledger, cfg.Harness} {
-		if p != "" {
-			own = append(own, realPath(p))
-		}
+	return db, nil
+}
+
+// ensure returns the records, creating them on the first request.
+func (d *Door) ensure() (*sql.DB, error) {
+	d.dbMu.Lock()
+	defer d.dbMu.Unlock()
+	if d.db != nil {
+		return d.db, nil
 	}
-	return &Door{cfg: cfg, db: db, own: own}, nil
+	db, err := createRecords(d.cfg.Home)
+	d.db = db
+	return db, err
+}
+
+// records returns the records, nil while no request has created them.
+func (d *Door) records() *sql.DB {
+	d.dbMu.Lock()
+	defer d.dbMu.Unlock()
+	return d.db
+}
+
+// OpenRecords opens the request records in home read-only, for reading
+// them: it creates and changes nothing. With no records yet there are none.
+func OpenRecords(home string) (*Door, error) {
+	dbPath := filepath.Join(home, "sessions.db")
+	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) {
+		return &Door{}, nil
+	}
+	db, err := sql.Open("sqlite", "file:"+dbPath+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err == nil {
+		err = db.Ping()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open the request records in %s: %w", home, err)
+	}
+	return &Door{db: db}, nil
+}
+
+// DefaultProject is the project of a request that names none: the one
+// folder the door may work on, when there is only one (one --project, one
+// --root, or where ratchet mcp started); "" otherwise.
+func (d *Door) DefaultProject() string {
+	if len(d.cfg.Roots) == 1 {
+		return d.cfg.Roots[0]
+	}
+	return ""
 }
 
 // Close closes the records.
-func (d *Door) Close() error { return d.db.Close() }
+func (d *Door) Close() error {
+	if db := d.records(); db != nil {
+		return db.Close()
+	}
+	return nil
+}
+
+// Show returns the records of a session, or the one record with that id
+// (the id an interrupt or a summary names).
+func (d *Door) Show(id string) ([]Record, error) {
+	recs, err := d.Records(id)
+	db := d.records()
+	if err != nil || len(recs) > 0 || db == nil {
+		return recs, err
+	}
+	var s string
+	var r Record
+	err = db.QueryRow(`SELECT record FROM requests WHERE id = ?`, id).Scan(&s)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil || json.Unmarshal([]byte(s), &r) != nil {
+		return nil, fmt.Errorf("read a request record: %v", err)
+	}
+	return []Record{r}, nil
+}
 
 // Ledger is the anchor home whose head the door runs, "" when it runs a
 // folder or the built-in baseline.
@@ -199,6 +287,7 @@ func (d *Door) recheck(p *projectDir) error {
 }
 
 func (d *Door) check(r *Request) error {
+	r.Project = cmp.Or(r.Project, d.DefaultProject())
 	project, err := d.project(r.Project)
 	switch {
 	case err != nil:
@@ -210,13 +299,17 @@ func (d *Door) check(r *Request) error {
 	case getenv(d.cfg.Env, "MODEL_NAME") == "":
 		return refuse(ErrNoModel, "no model configured: set MODEL_URL and MODEL_NAME (see README.md)")
 	}
+	db, err := d.ensure()
+	if err != nil {
+		return err
+	}
 	r.Project = project
 	if r.Session != "" {
 		// A session carries earlier observations into the prompt: only a
 		// session of this very project may be continued (unknown and foreign
 		// get one answer, so ids cannot be probed).
 		var mine, others int
-		err := d.db.QueryRow(`SELECT COALESCE(SUM(project = ?), 0), COALESCE(SUM(project != ?), 0) FROM requests WHERE session = ?`,
+		err := db.QueryRow(`SELECT COALESCE(SUM(project = ?), 0), COALESCE(SUM(project != ?), 0) FROM requests WHERE session = ?`,
 			r.Project, r.Project, r.Session).Scan(&mine, &others)
 		if err != nil {
 			return fmt.Errorf("read the sessions: %w", err)
@@ -259,6 +352,7 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	}
 	rec.Harness, rec.HarnessHash = h.String(), h.Hash
 	fmt.Fprintf(progress, "harness: %s\n", rec.Harness)
+	fmt.Fprintf(progress, "test command: %s\n", d.testSource(rec.Test))
 	before, _ := anchor.ReadTree(proj.Path(), false)
 	rec.TestsBefore = d.tests(ctx, proj.Path(), rec.Test)
 	fmt.Fprintf(progress, "tests before: %s\n", rec.TestsBefore)
@@ -285,13 +379,25 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	return rec, nil
 }
 
+// testSource names the test command and where it came from, for the first
+// lines of every request.
+func (d *Door) testSource(test string) string {
+	switch {
+	case d.cfg.Test != "":
+		return test + " (the operator's --test)"
+	case test == "":
+		return "none detected (no go.mod, pytest files, npm test or make test); the operator can set --test CMD"
+	}
+	return test + " (detected)"
+}
+
 // budget is the characters of earlier requests a new request may carry:
 // about half the stated context, at ~3 characters a token.
 func (d *Door) budget() int { return max(d.cfg.NumCtx, 8192) * 3 / 2 }
 
 func (d *Door) save(rec Record) error {
 	b, _ := json.Marshal(rec)
-	_, err := d.db.ExecContext(context.WithoutCancel(context.Background()), `INSERT INTO requests(id, session, seq, project, request, outcome, record, finished)
+	_, err := d.records().ExecContext(context.WithoutCancel(context.Background()), `INSERT INTO requests(id, session, seq, project, request, outcome, record, finished)
 		VALUES(?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests WHERE session = ?), ?, ?, ?, ?, ?)`,
 		rec.ID, rec.Session, rec.Session, rec.Project, rec.Request, rec.Outcome, string(b), rec.Finished)
 	return err
@@ -299,7 +405,11 @@ func (d *Door) save(rec Record) error {
 
 // Records returns the records of a session, oldest first.
 func (d *Door) Records(session string) ([]Record, error) {
-	rows, err := d.db.Query(`SELECT record FROM requests WHERE session = ? ORDER BY seq`, session)
+	db := d.records()
+	if db == nil {
+		return nil, nil
+	}
+	rows, err := db.Query(`SELECT record FROM requests WHERE session = ? ORDER BY seq`, session)
 	if err != nil {
 		return nil, err
 	}
@@ -324,14 +434,18 @@ type Session struct {
 
 // Sessions lists the sessions, most recent first.
 func (d *Door) Sessions() ([]Session, error) {
-	rows, err := d.db.Query(`SELECT session, project, COUNT(*), MAX(finished),
+	db := d.records()
+	if db == nil {
+		return []Session{}, nil
+	}
+	rows, err := db.Query(`SELECT session, project, COUNT(*), MAX(finished),
 		(SELECT outcome FROM requests r2 WHERE r2.session = r.session ORDER BY seq DESC LIMIT 1)
 		FROM requests r GROUP BY session ORDER BY MAX(finished) DESC`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Session
+	out := []Session{}
 	for rows.Next() {
 		var s Session
 		if err := rows.Scan(&s.ID, &s.Project, &s.Requests, &s.Last, &s.Outcome); err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,8 +82,8 @@ func TestRunBinarySandboxContainsTheAgentsCode(t *testing.T) {
 	cmd := exec.Command(bin, "run", "--sandbox", "--project", proj, "--home", t.TempDir(), "--harness", doortest.Harness(), "add a test")
 	cmd.Env = doortest.ModelEnv(model.URL)
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("ratchet run --sandbox: %v\n%s", err, out)
+	if exit, ok := err.(*exec.ExitError); err != nil && (!ok || exit.ExitCode() != 1) {
+		t.Fatalf("ratchet run --sandbox: %v, want exit status 1 (the tests still fail)\n%s", err, out)
 	}
 	leak, err := os.ReadFile(filepath.Join(proj, "leak.txt"))
 	if err != nil || !strings.HasPrefix(string(leak), "ran\n") {
@@ -141,5 +142,51 @@ func TestRunBinaryHostTestsGetNoCredentials(t *testing.T) {
 	}
 	if strings.Contains(string(env), doortest.Secret) {
 		t.Errorf("a credential reached the host test command:\n%s", env)
+	}
+}
+
+// Under --sandbox only what the agent wrote goes back: go itself, run by
+// the agent's tests, must not add a go line to a go.mod that has none (it
+// would raise the library's minimum Go). A project whose modules are not
+// vendored fails its tests in the sandbox, and the record says why and
+// what to do.
+func TestRunBinarySandboxWritesBackOnlyTheAgentsChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the ratchet binary")
+	}
+	bin := doortest.Ratchet(t)
+	steps := make([]fakemodel.Step, 20)
+	for i := range steps {
+		steps[i] = fakemodel.Step{Func: doortest.Fixer}
+	}
+	model, err := fakemodel.Start(steps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	proj := doortest.Project(t)
+	const goMod = "module example.com/m\n"
+	os.WriteFile(filepath.Join(proj, "go.mod"), []byte(goMod), 0o644)
+	cmd := exec.Command(bin, "run", "--sandbox", "--project", proj, "--home", t.TempDir(), "--harness", doortest.Harness(), "Double is wrong; fix it.")
+	cmd.Env = doortest.ModelEnv(model.URL)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ratchet run --sandbox: %v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(proj, "go.mod")); string(b) != goMod {
+		t.Errorf("go.mod changed although the agent never wrote it:\n%s", b)
+	}
+	if !strings.Contains(string(out), "files changed: m.go;") || !strings.Contains(string(out), "tests after: pass") {
+		t.Errorf("want only m.go changed and the tests passing:\n%s", out)
+	}
+
+	dep := doortest.Project(t)
+	os.WriteFile(filepath.Join(dep, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n\nrequire example.com/missing v1.0.0\n"), 0o644)
+	os.WriteFile(filepath.Join(dep, "dep.go"), []byte("package m\n\nimport _ \"example.com/missing\"\n"), 0o644)
+	cmd = exec.Command(bin, "run", "--sandbox", "--project", dep, "--home", t.TempDir(), "--harness", doortest.Harness(), "Double is wrong; fix it.")
+	cmd.Env = doortest.ModelEnv(model.URL)
+	out, _ = cmd.CombinedOutput()
+	if !regexp.MustCompile(`tests before: fail \(exit status 1\): .*(GOPROXY=off|missing go.sum entry).*vendor the modules with go mod vendor`).Match(out) {
+		t.Errorf("a project with modules not vendored: the cause is not named:\n%s", out)
 	}
 }

@@ -119,7 +119,8 @@ func (d *Door) run(ctx context.Context, bin string, proj *projectDir, rec *Recor
 	refused := fromTrace(rec)
 	// The proxy refuses a request once what is left cannot cover it, so a
 	// spent budget shows as its refusal, or as usage reaching the budget.
-	if in, out := proxy.Used(); rec.Outcome != "completed" && (in+out >= d.cfg.Budget || refused) {
+	// An interrupt is not a spent budget, whatever the proxy had reserved.
+	if in, out := proxy.Used(); ctx.Err() == nil && rec.Outcome != "completed" && (in+out >= d.cfg.Budget || refused) {
 		rec.Outcome = "budget_spent"
 		fmt.Fprintf(progress, "budget spent: the agent used %d of the request's %d model tokens and was stopped; the operator can raise it with --budget\n",
 			in+out, d.cfg.Budget)
@@ -256,6 +257,7 @@ func fromTrace(rec *Record) (budgetRefused bool) {
 			}
 		case "done":
 			rec.Outcome, rec.Steps, rec.Tokens = ev.Reason, ev.Steps, ev.Usage.Input+ev.Usage.Output
+			rec.TokensIn, rec.TokensOut = ev.Usage.Input, ev.Usage.Output
 		case "error":
 			budgetRefused = budgetRefused || strings.Contains(ev.Message, "budget_exhausted")
 		}

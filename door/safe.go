@@ -78,15 +78,22 @@ func (p *projectDir) Close() error { return p.f.Close() }
 // one lies in the other.
 func overlaps(a, b string) bool { return within(a, b) || within(b, a) }
 
-// realPath is path made absolute with its links resolved, or just absolute
-// when it does not exist.
+// realPath is path made absolute with its links resolved.
 func realPath(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return path
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		return real
+	// A folder not made yet (the home before the first request) is its
+	// nearest existing parent, resolved, and the rest of the path.
+	for dir, rest := abs, ""; ; {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return abs
+		}
+		dir, rest = parent, filepath.Join(filepath.Base(dir), rest)
 	}
-	return abs
 }

@@ -34,7 +34,8 @@ func (d *Door) sandboxed(ctx context.Context, bin, work string, proj *projectDir
 	env := d.modelEnv()
 	b := anchor.Box{Work: box, Cache: cache, Timeout: d.cfg.Timeout, Harness: bin, Socket: filepath.Join(work, "model.sock"),
 		Args: []string{"/opt/harness", "/work"},
-		Env:  []string{"MODEL_API", getenv(env, "MODEL_API"), "MODEL_NAME", getenv(env, "MODEL_NAME"), "MODEL_OPTIONS", getenv(env, "MODEL_OPTIONS")}}
+		Env: append(goFlags(filepath.Join(box, "task")),
+			"MODEL_API", getenv(env, "MODEL_API"), "MODEL_NAME", getenv(env, "MODEL_NAME"), "MODEL_OPTIONS", getenv(env, "MODEL_OPTIONS"))}
 	code, out, timedOut, err := b.Run(ctx)
 	after, rerr := anchor.ReadTree(filepath.Join(box, "task"), false)
 	if rerr == nil {
@@ -79,17 +80,48 @@ func (d *Door) boxTests(ctx context.Context, project, command string) string {
 	if err = errors.Join(err, cerr); err != nil {
 		return "fail (" + err.Error() + ")"
 	}
-	b := anchor.Box{Work: filepath.Join(work, "box"), Cache: cache, Dir: "/work/task", Timeout: testTimeout, Args: []string{"sh", "-c", command}}
-	code, _, timedOut, err := b.Run(ctx)
+	b := anchor.Box{Work: filepath.Join(work, "box"), Cache: cache, Dir: "/work/task", Timeout: testTimeout, Args: []string{"sh", "-c", command},
+		Env: goFlags(filepath.Join(work, "box", "task"))}
+	code, out, timedOut, err := b.Run(ctx)
 	switch {
 	case err != nil:
 		return "fail (" + err.Error() + ")"
 	case timedOut:
 		return fmt.Sprintf("fail (timed out after %s)", testTimeout)
 	case code != 0:
-		return fmt.Sprintf("fail (exit status %d)", code)
+		return fmt.Sprintf("fail (exit status %d)%s", code, failCause(out))
 	}
 	return "pass"
+}
+
+// failCause says why a test run in the sandbox failed: a module the
+// sandbox could not fetch, with what to do, else the last line of the
+// output that is more than go test's FAIL summary.
+func failCause(out []byte) string {
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if strings.Contains(line, "GOPROXY=off") || strings.Contains(line, "missing go.sum entry") {
+			return ": " + clip(line, 200) + " (the sandbox has no network: vendor the modules with go mod vendor, or run without --sandbox)"
+		}
+	}
+	lines := strings.Split(string(out), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && l != "FAIL" && !strings.HasPrefix(l, "FAIL\t") && !strings.HasPrefix(l, "ok ") && !strings.HasPrefix(l, "?") {
+			return ": " + clip(l, 200)
+		}
+	}
+	return ""
+}
+
+// goFlags keeps go from changing go.mod or go.sum on its own in the sandbox
+// (the anchor's -mod=mod adds a missing go line, raising the project's
+// minimum Go): only what the agent wrote goes back. A vendored project
+// builds from vendor/.
+func goFlags(tree string) []string {
+	if _, err := os.Stat(filepath.Join(tree, "vendor", "modules.txt")); err == nil {
+		return []string{"GOFLAGS", "-mod=vendor"}
+	}
+	return []string{"GOFLAGS", "-mod=readonly"}
 }
 
 // writeBack applies the agent's changes to the project through os.Root and

@@ -28,6 +28,10 @@ type Server struct {
 	Command string   // executable, e.g. "ratchet" or an absolute path
 	Args    []string // e.g. ["mcp"]
 	Project string   // the project folder, absolute, for editors that cannot name the open folder
+	// Env is written into the entry's env: the model settings, so that an
+	// editor started from the desktop, without the shell's MODEL_*, still
+	// reaches the model. Never a credential.
+	Env map[string]string
 }
 
 // Editor is one editor's project-level MCP configuration file.
@@ -40,7 +44,7 @@ type Editor struct {
 	// (a variable the editor expands when it starts the server); empty when
 	// it has no such variable and the absolute Server.Project is written.
 	Folder string
-	entry  func(cmd string, args []string) any
+	entry  func(cmd string, args []string, env map[string]string) any
 }
 
 // args returns the server's arguments as this editor runs it.
@@ -55,9 +59,10 @@ type (
 	// vscode: https://code.visualstudio.com/docs/copilot/reference/mcp-configuration
 	// ("type" is required for stdio servers).
 	vscodeEntry struct {
-		Type    string   `json:"type"`
-		Command string   `json:"command"`
-		Args    []string `json:"args"`
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env,omitempty"`
 	}
 	// cursor: https://cursor.com/docs/mcp (command, args, env).
 	cursorEntry struct {
@@ -85,16 +90,32 @@ type (
 var All = []Editor{
 	{ID: "vscode", Title: "VS Code", Path: filepath.Join(".vscode", "mcp.json"), Key: "servers",
 		Folder: "${workspaceFolder}", // documented in the MCP configuration reference
-		entry:  func(cmd string, args []string) any { return vscodeEntry{"stdio", cmd, args} }},
+		entry: func(cmd string, args []string, env map[string]string) any {
+			return vscodeEntry{"stdio", cmd, args, env}
+		}},
 	{ID: "cursor", Title: "Cursor", Path: filepath.Join(".cursor", "mcp.json"), Key: "mcpServers",
 		Folder: "${workspaceFolder}", // expanded in mcp.json like VS Code's
-		entry:  func(cmd string, args []string) any { return cursorEntry{cmd, args, map[string]string{}} }},
+		entry: func(cmd string, args []string, env map[string]string) any {
+			return cursorEntry{cmd, args, orEmpty(env)}
+		}},
 	{ID: "claude", Title: "Claude Code", Path: ".mcp.json", Key: "mcpServers",
 		// .mcp.json expands ${VAR:-default}; Claude Code starts servers in the project.
 		Folder: "${CLAUDE_PROJECT_DIR:-.}",
-		entry:  func(cmd string, args []string) any { return claudeEntry{"stdio", cmd, args, map[string]string{}} }},
+		entry: func(cmd string, args []string, env map[string]string) any {
+			return claudeEntry{"stdio", cmd, args, orEmpty(env)}
+		}},
 	{ID: "zed", Title: "Zed", Path: filepath.Join(".zed", "settings.json"), Key: "context_servers",
-		entry: func(cmd string, args []string) any { return zedEntry{"custom", cmd, args, map[string]string{}} }},
+		entry: func(cmd string, args []string, env map[string]string) any {
+			return zedEntry{"custom", cmd, args, orEmpty(env)}
+		}},
+}
+
+// orEmpty is env, or an empty object where the format shows one.
+func orEmpty(env map[string]string) map[string]string {
+	if env == nil {
+		return map[string]string{}
+	}
+	return env
 }
 
 // Select returns the editors named in ids (comma-separated IDs), or all of
@@ -137,7 +158,7 @@ func (e Editor) Document(s Server) ([]byte, error) {
 	if e.Folder == "" && !filepath.IsAbs(s.Project) {
 		return nil, fmt.Errorf("%s needs the project folder as an absolute path, not %q", e.Title, s.Project)
 	}
-	entry, err := json.MarshalIndent(e.entry(s.Command, e.args(s)), "    ", "  ")
+	entry, err := json.MarshalIndent(e.entry(s.Command, e.args(s), s.Env), "    ", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +186,7 @@ func (e Editor) Merge(src []byte, s Server) ([]byte, error) {
 	if ok && !servers.object {
 		return nil, fmt.Errorf("%q is not an object", e.Key)
 	}
-	entry, err := json.MarshalIndent(e.entry(s.Command, e.args(s)), "    ", "  ")
+	entry, err := json.MarshalIndent(e.entry(s.Command, e.args(s), s.Env), "    ", "  ")
 	if err != nil {
 		return nil, err
 	}

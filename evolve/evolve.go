@@ -153,7 +153,7 @@ func (c Config) anchorAt(ctx context.Context, home string, environ []string, arg
 		cmd.Stderr = os.Stderr // on a terminal the anchor draws its live progress there, and its last line stays in view
 	}
 	if err := cmd.Run(); err != nil {
-		return out.Bytes(), fmt.Errorf("anchor %s: %s", args[0], strings.TrimSpace(lastLines(errb.String(), 1)+" "+err.Error()))
+		return out.Bytes(), fmt.Errorf("anchor %s: %s: %w", args[0], strings.TrimSpace(lastLines(errb.String(), 1)), err)
 	}
 	return out.Bytes(), nil
 }
@@ -407,14 +407,25 @@ func (c Config) round(ctx context.Context, r *Round) error {
 	if err := os.WriteFile(filepath.Join(work, "candidate.json"), candJSON, 0o644); err != nil {
 		return err
 	}
-	if _, err := c.anchor(ctx, c.TaskEnv, "apply", "--candidate", filepath.Join(work, "candidate.json")); err != nil {
-		return err
+	// anchor apply exits 1 on a rejection: a result of the round, not a
+	// failure, when it is the new generation's decision.
+	prior, err := w.ledger.gens(ctx)
+	if err != nil {
+		return fmt.Errorf("read the ledger before apply: %v", err)
+	}
+	_, applyErr := c.anchor(ctx, c.TaskEnv, "apply", "--candidate", filepath.Join(work, "candidate.json"))
+	var exit *exec.ExitError
+	if applyErr != nil && !(errors.As(applyErr, &exit) && exit.ExitCode() == 1) {
+		return applyErr
 	}
 	gens, err := w.ledger.gens(ctx)
 	if err != nil || len(gens) == 0 {
 		return fmt.Errorf("read the ledger after apply: %v", err)
 	}
 	g := gens[len(gens)-1]
+	if applyErr != nil && (g.Decision != "reject" || len(gens) == len(prior)) {
+		return applyErr
+	}
 	r.Gen, r.Decision, r.Reason = &g.Gen, g.Decision, g.Reason
 	r.TrainPre, r.TrainPost, r.HoldoutPre, r.HoldoutPost = g.TrainPre, g.TrainPost, g.HoldoutPre, g.HoldoutPost
 	r.Tokens += g.Tokens

@@ -33,7 +33,12 @@ func BenchmarkFleetEval(b *testing.B) {
 				for w := range workers {
 					startWorker(b, url, fmt.Sprintf("w%d", w+1), env, seed)
 				}
-				cmd := exec.Command(filepath.Join(bin, "anchor"), "eval", "--home", b.TempDir(), "--tasks", tasks,
+				// anchor eval needs a ledger (it creates none); snapshot makes one.
+				home := b.TempDir()
+				if out, err := exec.Command(filepath.Join(bin, "anchor"), "snapshot", "--home", home, filepath.Join(repoRoot(), "harness")).CombinedOutput(); err != nil {
+					b.Fatalf("snapshot: %v\n%s", err, out)
+				}
+				cmd := exec.Command(filepath.Join(bin, "anchor"), "eval", "--home", home, "--tasks", tasks,
 					"--harness", filepath.Join(repoRoot(), "harness"), "--split", "train")
 				cmd.Env = append(env, "ANCHOR_JOBS=40",
 					fmt.Sprintf("ANCHOR_RUNNER=%s fleet submit --nats %s --trace-dir %s", filepath.Join(bin, "ratchet"), url, b.TempDir()))

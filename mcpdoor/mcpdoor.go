@@ -9,7 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,7 +22,7 @@ import (
 
 // AskInput is the ask tool's arguments.
 type AskInput struct {
-	Project string `json:"project" jsonschema:"path of the project folder to work on; it must lie in a folder the operator named (--project, --root, or where ratchet mcp started)"`
+	Project string `json:"project,omitempty" jsonschema:"path of the project folder to work on; it must lie in a folder the operator named (--project, --root, or where ratchet mcp started); default: that folder when there is only one"`
 	Request string `json:"request" jsonschema:"what the agent should do"`
 	Session string `json:"session,omitempty" jsonschema:"a session id from an earlier answer, to continue it"`
 }
@@ -37,11 +39,12 @@ type LedgerInput struct {
 func New(d *door.Door, ledger string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ratchet", Version: "0.1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "ask", Description: "Run Ratchet's coding agent (the head harness) on a project folder: it reads, edits and tests the code, and answers with what it did."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, door.Record, error) {
+		func(ctx context.Context, req *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, door.Record, error) {
+			in.Project = cmp.Or(in.Project, d.DefaultProject())
 			if err := sameProject(d, in.Project, in.Session); err != nil {
 				return nil, door.Record{}, err
 			}
-			rec, err := d.Ask(ctx, door.Request{Project: in.Project, Text: in.Request, Session: in.Session}, nil)
+			rec, err := d.Ask(ctx, door.Request{Project: in.Project, Text: in.Request, Session: in.Session}, progress(ctx, req))
 			if err != nil {
 				return nil, door.Record{}, err
 			}
@@ -79,6 +82,33 @@ func New(d *door.Door, ledger string) *mcp.Server {
 		`SELECT id, task_id, split, harness_hash, score, passed, total, tokens_in, tokens_out, wall_ms, error,
 		 CASE WHEN split = 'train' THEN trace_path ELSE '' END AS trace_path, created_at FROM runs ORDER BY created_at DESC LIMIT ?`)
 	return s
+}
+
+// progress sends each progress line of the run (the harness, the test
+// command, every step and tool call, the tests before and after) as an MCP
+// progress notification, when the client asked for them with a progress
+// token; nil otherwise.
+func progress(ctx context.Context, req *mcp.CallToolRequest) io.Writer {
+	if req == nil || req.Params == nil || req.Params.GetProgressToken() == nil || req.Session == nil {
+		return nil
+	}
+	token, n := req.Params.GetProgressToken(), 0
+	return lineWriter(func(line string) {
+		n++
+		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Message: line, Progress: float64(n)})
+	})
+}
+
+// lineWriter calls its function once per whole line written, without the newline.
+type lineWriter func(string)
+
+func (f lineWriter) Write(p []byte) (int, error) {
+	for line := range strings.SplitSeq(strings.TrimRight(string(p), "\n"), "\n") {
+		if strings.TrimSpace(line) != "" {
+			f(line)
+		}
+	}
+	return len(p), nil
 }
 
 // sameProject refuses to continue a session on a project other than its own:

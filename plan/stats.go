@@ -108,3 +108,9 @@ func passRate(scores []float64) float64 {
 	}
 	return (s + 0.5) / (float64(len(scores)) + 1)
 }
+
+// MinChanged is the fewest changed holdout tasks, all of them fixed, whose
+// one-sided exact sign test reaches p <= alpha: on a holdout with fewer
+// tasks the gate can never accept. 0 when no holdout up to the largest
+// planned can.
+func MinChanged(alpha float64) int { return newCriticals(alpha).minChanged(maxHoldout) }

@@ -64,6 +64,7 @@ step "anchor log"
 anchor log
 
 step "the sealed exam: baseline (generation 0) and head, on tasks neither the evolver nor the gate ever saw"
+echo "(a score is the share of a task's hidden tests that pass, averaged over the tasks: 1.000 passes them all)"
 printf 'baseline: '; anchor eval --split sealed --harness "$DEMO/baseline" 2>/dev/null
 printf 'head:     '; anchor eval --split sealed 2>/dev/null
 
@@ -75,5 +76,6 @@ Where to look next:
   last workspace  $ANCHOR_HOME/evolve/task/repo   (what the evolver saw in round 2)
   candidates      $ANCHOR_HOME/diffs/       every diff the anchor judged
   head harness    $DEMO/harness
+  dashboard       ANCHOR_HOME=$ANCHOR_HOME ratchet ui   (a read-only page over the ledger: generations, runs, traces)
   on a project    RATCHET_LEDGER=$ANCHOR_HOME ratchet run --project DIR "request"   (README: "Using the evolved harness")
 EOT

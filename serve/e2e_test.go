@@ -232,3 +232,60 @@ func fixers(n int) []fakemodel.Step {
 }
 
 func port(addr string) string { return addr[strings.LastIndex(addr, ":")+1:] }
+
+// With a single --project, /v1/ask takes it as the default as chat requests
+// do; each request is one line on the server's stderr (method, path,
+// project, outcome, tokens in and out, time); a chat reply's usage splits
+// prompt and completion tokens as the model reported them.
+func TestServeBinaryLogsEachRequestAndTakesTheOnlyProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the ratchet binary")
+	}
+	bin := doortest.Ratchet(t)
+	model, err := fakemodel.Start(fixers(50)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	app := doortest.Project(t)
+	real, _ := filepath.EvalSymlinks(app)
+	env := append(doortest.ModelEnv(model.URL), "RATCHET_TOKEN=tok")
+	s := startServe(t, bin, env, "--home", t.TempDir(), "--harness", doortest.Harness(), "--project", app)
+	post := func(path, body, token string) (int, string) {
+		req, _ := http.NewRequest("POST", "http://"+s.addr+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post("/v1/ask", `{"request": "Double is wrong; fix it."}`, "tok"); code != 200 || !strings.Contains(body, `"outcome":"completed"`) {
+		t.Fatalf("/v1/ask without a project: %d %s", code, body)
+	}
+	if b, _ := os.ReadFile(filepath.Join(app, "m.go")); string(b) != doortest.Fixed {
+		t.Error("the only project was not fixed")
+	}
+	code, body := post("/v1/chat/completions", `{"model": "ratchet", "messages": [{"role": "user", "content": "Check Double."}]}`, "tok")
+	if code != 200 || !strings.Contains(body, `"prompt_tokens":140`) || !strings.Contains(body, `"completion_tokens":40`) {
+		t.Errorf("chat usage: %d %s", code, body)
+	}
+	post("/v1/ask", `{"request": "x"}`, "wrong")
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`ratchet: POST /v1/ask project=` + regexp.QuoteMeta(real) + ` outcome=completed tokens=180 \(in 140, out 40\) \d`),
+		regexp.MustCompile(`ratchet: POST /v1/chat/completions project=` + regexp.QuoteMeta(real) + ` outcome=completed tokens=180 \(in 140, out 40\) `),
+		regexp.MustCompile(`ratchet: POST /v1/ask project=- outcome=refused_401 tokens=0 `),
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, re := range want {
+		for !re.MatchString(s.stderr.String()) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if !re.MatchString(s.stderr.String()) {
+			t.Errorf("no log line matching %s in:\n%s", re, s.stderr)
+		}
+	}
+}

@@ -31,9 +31,42 @@ import (
 type Handler struct {
 	Door    *door.Door
 	Project string
-	Token   string   // required on every request as "Authorization: Bearer TOKEN"; empty refuses all
-	Hosts   []string // Host header values accepted: the bound address, and what --allow-host adds
-	Origins []string // Origin header values accepted (--allow-origin); a request with any other Origin is refused
+	Token   string    // required on every request as "Authorization: Bearer TOKEN"; empty refuses all
+	Hosts   []string  // Host header values accepted: the bound address, and what --allow-host adds
+	Origins []string  // Origin header values accepted (--allow-origin); a request with any other Origin is refused
+	Log     io.Writer // one line per request (method, path, project, outcome, tokens, time); nil for none
+}
+
+// entry is what the request line of the log says of one request.
+type entry struct {
+	project, outcome string
+	in, out          int
+}
+
+// logLine writes the log's line for a request that took since.
+func (h Handler) logLine(r *http.Request, e *entry, since time.Time) {
+	if h.Log == nil {
+		return
+	}
+	project := e.project
+	if project == "" {
+		project = "-"
+	}
+	fmt.Fprintf(h.Log, "ratchet: %s %s project=%s outcome=%s tokens=%d (in %d, out %d) %s\n", r.Method, r.URL.Path, project,
+		strings.Join(strings.Fields(e.outcome), "_"), e.in+e.out, e.in, e.out, time.Since(since).Round(time.Millisecond))
+}
+
+// done fills the log entry from a request's end.
+func (e *entry) done(rec door.Record, err error) {
+	e.project, e.in, e.out = first(rec.Project, e.project), rec.TokensIn, rec.TokensOut
+	switch {
+	case err != nil && rec.ID == "":
+		e.outcome = "refused"
+	case err != nil:
+		e.outcome = "error"
+	default:
+		e.outcome = rec.Outcome
+	}
 }
 
 // ServeHTTP checks who is asking before it reads anything of the request.
@@ -41,21 +74,25 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.cors(w, r) {
 		return
 	}
+	e := &entry{outcome: "ok"}
+	defer h.logLine(r, e, time.Now())
 	if code, msg := h.check(r); code != 0 {
 		if code == http.StatusUnauthorized {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ratchet"`)
 		}
+		e.outcome = fmt.Sprintf("refused %d", code)
 		fail(w, code, msg)
 		return
 	}
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/ask":
-		h.ask(w, r)
+		h.ask(w, r, e)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions":
-		h.chat(w, r)
+		h.chat(w, r, e)
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
 		writeJSON(w, 200, map[string]any{"object": "list", "data": []any{map[string]any{"id": "ratchet", "object": "model", "owned_by": "ratchet"}}})
 	default:
+		e.outcome = "not found"
 		fail(w, http.StatusNotFound, "not found: use POST /v1/ask or POST /v1/chat/completions")
 	}
 }
@@ -175,17 +212,20 @@ type askBody struct {
 	Test *string `json:"test"`
 }
 
-func (h Handler) ask(w http.ResponseWriter, r *http.Request) {
+func (h Handler) ask(w http.ResponseWriter, r *http.Request, e *entry) {
 	var req askBody
+	e.outcome = "refused"
 	if !decode(w, r, &req) {
 		return
 	}
+	e.project = req.Project
 	if req.Test != nil {
 		failFor(w, &door.RequestError{Kind: door.ErrCommand,
 			Msg: `this server runs the operator's test command (ratchet serve --test, or detected); leave "test" out of the request`})
 		return
 	}
 	rec, err := h.Door.Ask(r.Context(), req.Request, nil)
+	e.done(rec, err)
 	if err != nil {
 		failFor(w, err)
 		return
@@ -236,8 +276,9 @@ func Summary(rec door.Record) string {
 // chat runs the last user message as a request. The project comes from the
 // X-Ratchet-Project header, metadata.project, or the server's default; the
 // session from X-Ratchet-Session or metadata.session.
-func (h Handler) chat(w http.ResponseWriter, r *http.Request) {
+func (h Handler) chat(w http.ResponseWriter, r *http.Request, e *entry) {
 	var req chatRequest
+	e.outcome = "refused"
 	if !decode(w, r, &req) {
 		return
 	}
@@ -250,15 +291,17 @@ func (h Handler) chat(w http.ResponseWriter, r *http.Request) {
 	dr := door.Request{Text: last, Project: first(r.Header.Get("X-Ratchet-Project"), req.Metadata["project"], h.Project),
 		Session: first(r.Header.Get("X-Ratchet-Session"), req.Metadata["session"])}
 	id, created := "chatcmpl-"+fmt.Sprint(time.Now().UnixNano()), time.Now().Unix()
+	e.project = dr.Project
 	if !req.Stream {
 		rec, err := h.Door.Ask(r.Context(), dr, nil)
+		e.done(rec, err)
 		if err != nil {
 			failFor(w, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "chat.completion", "created": created, "model": "ratchet",
 			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": Summary(rec)}, "finish_reason": "stop"}},
-			"usage":   map[string]any{"prompt_tokens": 0, "completion_tokens": rec.Tokens, "total_tokens": rec.Tokens}})
+			"usage":   map[string]any{"prompt_tokens": rec.TokensIn, "completion_tokens": rec.TokensOut, "total_tokens": rec.TokensIn + rec.TokensOut}})
 		return
 	}
 	// Streaming: progress lines as content while the agent works, then the
@@ -280,6 +323,7 @@ func (h Handler) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	progress := writerFunc(func(p []byte) { chunk(map[string]any{"content": string(p)}, nil) })
 	rec, err := h.Door.Ask(r.Context(), dr, progress)
+	e.done(rec, err)
 	if err != nil && !started {
 		failFor(w, err)
 		return

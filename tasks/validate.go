@@ -10,8 +10,10 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"ratchet/anchor"
+	"ratchet/plan"
 )
 
 // Result is the verdict on one task.
@@ -114,6 +117,10 @@ func Check(ctx context.Context, dir, tmp string) (r Result) {
 		r.Problem = p
 		return r
 	}
+	if p := unsound(t, repo, hidden, reference); p != "" {
+		r.Problem = p
+		return r
+	}
 	if strings.Count(t.Test, "go test") > 1 && strings.Contains(t.Test, "&&") {
 		r.Problem = "the test command chains go test with &&: the anchor's canary fails every go test, so what follows never runs; use ';', or one go test with every package"
 		return r
@@ -138,6 +145,67 @@ func Check(ctx context.Context, dir, tmp string) (r Result) {
 		r.Problem = "the untouched repo already passes every test: nothing to fix"
 	}
 	return r
+}
+
+// unsound reports what keeps the anchor from scoring a task honestly: a
+// public test the hidden tests do not restore (the agent could pass by
+// editing it), a prompt that names a hidden test, or go test without a
+// go.mod.
+func unsound(t anchor.Task, repo, hidden, reference map[string][]byte) string {
+	for _, name := range sortedKeys(repo) {
+		if isTestFile(name) && hidden[name] == nil {
+			return fmt.Sprintf("hidden/ has no copy of the public test repo/%s: copy it to hidden/%s, or the agent can pass by editing it", name, name)
+		}
+	}
+	for _, name := range sortedKeys(hidden) {
+		for _, m := range testName.FindAllSubmatch(hidden[name], -1) {
+			if !bytes.Contains(repo[name], m[1]) && regexp.MustCompile(`\b`+string(m[1])+`\b`).MatchString(t.Prompt) {
+				return fmt.Sprintf("the prompt names the hidden test %s (hidden/%s): describe the behaviour instead", m[1], name)
+			}
+		}
+	}
+	if strings.Contains(t.Test, "go test") {
+		all := merge(repo, reference)
+		for name := range all {
+			if path.Base(name) == "go.mod" {
+				return ""
+			}
+		}
+		return "repo/ has no go.mod, so go test finds no module: add one (module NAME, go VERSION) to repo/"
+	}
+	return ""
+}
+
+// isTestFile tells the public test files the hidden tests must restore.
+func isTestFile(name string) bool {
+	base := path.Base(name)
+	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py")
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// SuiteProblems reports what keeps the anchor or its gate from using the
+// suite in dir at all: no train or holdout tasks (anchor init needs both),
+// or a holdout smaller than the fewest changed tasks the gate's sign test
+// can accept on at alpha (ratchet plan's minimum).
+func SuiteProblems(dir string, alpha float64) []string {
+	count := func(split string) int {
+		m, _ := filepath.Glob(filepath.Join(dir, split, "*", "task.toml"))
+		return len(m)
+	}
+	var out []string
+	if count("train") == 0 {
+		out = append(out, "no train tasks: anchor init measures the harness on train/ and the evolver learns from it; add tasks to train/")
+	}
+	if n, need := count("holdout"), plan.MinChanged(alpha); n == 0 {
+		out = append(out, fmt.Sprintf("no holdout tasks: the gate accepts only on holdout/; add at least %d (ratchet plan shows how many the gain you want needs)", need))
+	} else if n < need {
+		out = append(out, fmt.Sprintf("%d holdout tasks: the gate's sign test needs at least %d changed holdout tasks to reach p <= %g, so it can never accept; add at least %d more (ratchet plan shows how many the gain you want needs)",
+			n, need, alpha, need-n))
+	}
+	return out
 }
 
 func merge(layers ...map[string][]byte) map[string][]byte {

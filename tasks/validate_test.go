@@ -41,21 +41,27 @@ func TestValidateFindsBadTasks(t *testing.T) {
 	task(t, suite, "sealed", "no-reference", map[string]string{"reference/m.go": ""})
 	task(t, suite, "sealed", "same-as-good", nil)
 	task(t, suite, "sealed", "chained", map[string]string{"task.toml": "prompt = \"fix Double\"\ntest = \"go test -run Zero . && go test .\"\n"})
+	task(t, suite, "sealed", "prompt-names-hidden", map[string]string{"task.toml": "prompt = \"fix Double so that TestTwo passes\"\ntest = \"go test ./...\"\n"})
+	task(t, suite, "sealed", "public-not-restored", map[string]string{"hidden/m_test.go": ""})
+	task(t, suite, "sealed", "no-go-mod", map[string]string{"repo/go.mod": ""})
 	var out bytes.Buffer
 	results, err := Validate(context.Background(), suite, 2, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"good":              "",
-		"broken-reference":  "the reference does not pass",
-		"nothing-to-fix":    "already passes",
-		"copy-of-hidden":    "is a copy of hidden/double_test.go",
-		"names-hidden-test": "names the hidden test TestTwo",
-		"no-toml":           "task.toml",
-		"no-reference":      "no reference",
-		"same-as-good":      "same files as train/good",
-		"chained":           "chains go test with &&",
+		"good":                "",
+		"broken-reference":    "the reference does not pass",
+		"nothing-to-fix":      "already passes",
+		"copy-of-hidden":      "is a copy of hidden/double_test.go",
+		"names-hidden-test":   "names the hidden test TestTwo",
+		"no-toml":             "task.toml",
+		"no-reference":        "no reference",
+		"same-as-good":        "same files as train/good",
+		"chained":             "chains go test with &&",
+		"prompt-names-hidden": "the prompt names the hidden test TestTwo",
+		"public-not-restored": "hidden/ has no copy of the public test repo/m_test.go",
+		"no-go-mod":           "repo/ has no go.mod",
 	}
 	if len(results) != len(want) {
 		t.Fatalf("got %d results:\n%s", len(results), out.String())
@@ -71,5 +77,30 @@ func TestValidateFindsBadTasks(t *testing.T) {
 	}
 	if _, err := Validate(context.Background(), t.TempDir(), 1, &out); err == nil {
 		t.Error("an empty folder validated")
+	}
+}
+
+// A suite the anchor or the gate cannot use is refused as a whole, with
+// what to add: only sealed/ tasks, or a holdout smaller than the fewest
+// changed tasks the sign test can accept on (5 at alpha 0.05).
+func TestSuiteProblems(t *testing.T) {
+	sealedOnly := t.TempDir()
+	task(t, sealedOnly, "sealed", "a", nil)
+	if p := strings.Join(SuiteProblems(sealedOnly, 0.05), "\n"); !strings.Contains(p, "no train tasks") || !strings.Contains(p, "no holdout tasks: the gate accepts only on holdout/; add at least 5") {
+		t.Errorf("only sealed/: %q", p)
+	}
+	small := t.TempDir()
+	task(t, small, "train", "a", nil)
+	for _, id := range []string{"h1", "h2", "h3"} {
+		task(t, small, "holdout", id, nil)
+	}
+	if p := strings.Join(SuiteProblems(small, 0.05), "\n"); !strings.Contains(p, "3 holdout tasks: the gate's sign test needs at least 5") || !strings.Contains(p, "add at least 2 more") {
+		t.Errorf("3 holdout tasks: %q", p)
+	}
+	for _, id := range []string{"h4", "h5"} {
+		task(t, small, "holdout", id, nil)
+	}
+	if p := SuiteProblems(small, 0.05); len(p) != 0 {
+		t.Errorf("1 train and 5 holdout tasks: %q", p)
 	}
 }

@@ -111,7 +111,8 @@ func buildLedger(t *testing.T, dir string) string {
 		cmd := exec.Command(bin, append(args[:1:1], append([]string{"--home", home, "--tasks", suite}, args[1:]...)...)...)
 		cmd.Env = append(os.Environ(), "MODEL_URL="+srv.URL, "MODEL_NAME=scripted", "MODEL_API=openai", "MODEL_OPTIONS=", "ANCHOR_REPEATS=", "ANCHOR_ALPHA=")
 		out, err := cmd.CombinedOutput()
-		if err != nil {
+		// A rejected apply exits 1: a result this ledger wants.
+		if exit, ok := err.(*exec.ExitError); err != nil && !(ok && exit.ExitCode() == 1 && strings.Contains(string(out), " rejected: ")) {
 			t.Fatalf("anchor %v: %v\n%s", args, err, out)
 		}
 		return string(out)
@@ -296,6 +297,13 @@ func TestDashboardInChromium(t *testing.T) {
 	p.has("#generation", "accept", "Care helps: read before writing.", "system_prompt.md", "Goal: fix the off-by-one tasks",
 		"Train: 0.000 → 0.750 — 2 fixed, 0 broken, p = 0.250", "Holdout: 0.000 → 1.000 — 1 fixed, 0 broken, p = 0.500 (the gate needs p ≤ 0.5)")
 	p.has("#diff", "+Be CAREFUL: read before you write.")
+	// The token figure says why it differs from ratchet evolve --history's,
+	// and the trace ids wrap inside the page.
+	p.has("#gen-tokens", "the anchor's runs that judged this generation; ratchet evolve --history adds the evolver's own run")
+	fits, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll(".trace-ids")].every((e) => e.scrollWidth <= e.clientWidth)`))
+	if err != nil || !fits {
+		t.Errorf("the trace ids overflow their line: %v", err)
+	}
 	shot(t, ctx, "generation")
 
 	p.load("#/gen/3")

@@ -4,8 +4,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -32,26 +30,26 @@ Run ratchet COMMAND -h for a command's flags, their defaults and the environment
 variables it reads. The model comes from MODEL_API, MODEL_URL, MODEL_NAME,
 MODEL_OPTIONS and MODEL_API_KEY (README: "Pointing it at a model"), the ledger from
 ANCHOR_HOME (default .anchor), request records from RATCHET_HOME (default ~/.ratchet).
-see README.md`
+Exit status: 0 done as asked; 1 done with a negative result (the tests still fail, the run
+ended in error, a bad suite); 2 bad usage or input, nothing done; 3 infrastructure (the
+model server, the sandbox, NATS). ratchet run --json says it as exit_status.
+see README.md and docs/OPERATOR.md ("Exit statuses")`
 
 // Main runs the ratchet command line and returns the exit status.
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0 // -h printed the help
-	}
-	if err != nil {
+	if code := exitStatus(err); code != 0 {
 		fmt.Fprintln(os.Stderr, "ratchet:", err)
-		return 1
+		return code
 	}
-	return 0
+	return 0 // done, or -h printed the help
 }
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("no command\n%s", usage)
+		return usageErr("no command\n%s", usage)
 	}
 	switch args[0] {
 	case "tasks":
@@ -84,5 +82,5 @@ func run(ctx context.Context, args []string) error {
 		fmt.Println(usage)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q; ratchet -h lists the commands", args[0])
+	return usageErr("unknown command %q; ratchet -h lists the commands", args[0])
 }

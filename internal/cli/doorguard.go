@@ -2,7 +2,6 @@ package cli
 
 import (
 	"flag"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -33,7 +32,7 @@ func rootFlags(fs *flag.FlagSet) *roots {
 
 func (r *roots) check(cmd string) error {
 	if len(r.projects)+len(r.dirs) == 0 {
-		return fmt.Errorf("ratchet %s works only on projects you name: add --project DIR (repeatable) or --root DIR", cmd)
+		return usageErr("ratchet %s works only on projects you name: add --project DIR (repeatable) or --root DIR", cmd)
 	}
 	return nil
 }
@@ -58,7 +57,7 @@ func (r *roots) orWorkingDir(cmd string) error {
 		}
 	}
 	if err != nil || herr != nil || !filepath.IsAbs(home) || wd == "/" || within(home, wd) {
-		return fmt.Errorf("ratchet %s started in %s: name the projects it may work on with --project DIR (repeatable) or --root DIR", cmd, wd)
+		return usageErr("ratchet %s started in %s: name the projects it may work on with --project DIR (repeatable) or --root DIR", cmd, wd)
 	}
 	r.dirs = []string{wd}
 	return nil
@@ -91,13 +90,13 @@ func appendTo(list *[]string) func(string) error {
 func loopbackOnly(addr string, allowRemote bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--addr %q: %v; give HOST:PORT, e.g. 127.0.0.1:8765", addr, err)
+		return usageErr("--addr %q: %v; give HOST:PORT, e.g. 127.0.0.1:8765", addr, err)
 	}
 	ip := net.ParseIP(host)
 	if host == "localhost" || ip != nil && ip.IsLoopback() || allowRemote {
 		return nil
 	}
-	return fmt.Errorf("--addr %s is not a loopback address: whoever reaches it can run the agent on this machine; keep 127.0.0.1, or add --allow-remote", addr)
+	return usageErr("--addr %s is not a loopback address: whoever reaches it can run the agent on this machine; keep 127.0.0.1, or add --allow-remote", addr)
 }
 
 // boundHosts are the Host headers that name the bound address itself:

@@ -31,7 +31,7 @@ func doorFlags(fs *flag.FlagSet) func(with ...func(*door.Config)) (*door.Door, e
 	numCtx := fs.Int("num-ctx", 16384, "context size stated to the model (Ollama's num_ctx); 0 leaves MODEL_OPTIONS as it is")
 	return func(with ...func(*door.Config)) (*door.Door, error) {
 		if *h == "" {
-			return nil, errors.New("no folder for the request records and builds: set RATCHET_HOME or HOME, or pass --home DIR")
+			return nil, usageErr("no folder for the request records and builds: set RATCHET_HOME or HOME, or pass --home DIR")
 		}
 		home, err := absolute("--home (RATCHET_HOME)", *h)
 		if err != nil {
@@ -78,7 +78,7 @@ func absolute(what, path string) (string, error) {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", fmt.Errorf("%s %q: %v; give an absolute path", what, path, err)
+		return "", usageErr("%s %q: %v; give an absolute path", what, path, err)
 	}
 	fmt.Fprintf(os.Stderr, "ratchet: %s %s is relative; using %s\n", what, path, abs)
 	return abs, nil
@@ -88,13 +88,14 @@ func runCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	project := fs.String("project", ".", "the project folder")
 	session := fs.String("session", "", "continue this session")
+	asJSON := fs.Bool("json", false, "print the request record as JSON, with its exit_status")
 	requests := requestFlags(fs)
 	open := doorFlags(fs)
 	if err := parseFlags(fs, args, runUsage); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return errors.New(`usage: ratchet run [--project DIR] [--test CMD] [--session ID] [--sandbox] "request"`)
+		return usageErr(`usage: ratchet run [--project DIR] [--test CMD] [--session ID] [--sandbox] "request"`)
 	}
 	d, err := open(requests)
 	if err != nil {
@@ -105,33 +106,81 @@ func runCommand(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	err = runResult(rec)
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return errors.Join(err, enc.Encode(struct {
+			door.Record
+			ExitStatus int `json:"exit_status"`
+		}{rec, exitStatus(err)}))
+	}
 	fmt.Println(serve.Summary(rec))
+	return err
+}
+
+// runResult is the exit status of a finished request, as an error: 3 when
+// the model server never answered, 1 when the run ended otherwise than
+// completed or the tests still fail, nil when it did what was asked.
+func runResult(rec door.Record) error {
+	switch {
+	case rec.Outcome == "model_error" || (rec.Outcome == "error" || rec.Outcome == "no result") && rec.Tokens == 0:
+		return withStatus(exitInfra, fmt.Errorf("the model gave no answer (outcome %s): check MODEL_URL and MODEL_NAME; the record is %s", rec.Outcome, rec.ID))
+	case rec.Outcome != "completed":
+		return fmt.Errorf("the run ended as %s, not completed; ratchet sessions --show %s has the record", rec.Outcome, rec.ID)
+	case strings.HasPrefix(rec.TestsAfter, "fail"):
+		return fmt.Errorf("the tests still fail after the run (%s)", clipLine(rec.TestsAfter))
+	}
 	return nil
+}
+
+func clipLine(s string) string {
+	if s = strings.Join(strings.Fields(s), " "); len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }
 
 func sessionsCommand(args []string) error {
 	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
-	show := fs.String("show", "", "print the records of this session")
-	open := doorFlags(fs)
+	show := fs.String("show", "", "print the records of this session, or the record with this id")
+	doorFlags(fs)
 	if err := parseFlags(fs, args, sessionsUsage); err != nil {
 		return err
 	}
-	d, err := open()
+	// Reading the records creates nothing: no home, no database.
+	home := fs.Lookup("home").Value.String()
+	if home == "" {
+		return usageErr("no folder for the request records: set RATCHET_HOME or HOME, or pass --home DIR")
+	}
+	d, err := door.OpenRecords(home)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	if *show != "" {
-		recs, err := d.Records(*show)
-		if err == nil {
-			err = json.NewEncoder(os.Stdout).Encode(recs)
+		recs, err := d.Show(*show)
+		if err != nil {
+			return err
 		}
-		return err
+		if len(recs) == 0 {
+			return usageErr("no session or record %q in %s; ratchet sessions lists them", *show, home)
+		}
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(recs)
 	}
 	ss, err := d.Sessions()
-	if err != nil || *asJSON {
-		return errors.Join(err, json.NewEncoder(os.Stdout).Encode(ss))
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(os.Stdout).Encode(ss)
+	}
+	if len(ss) == 0 {
+		fmt.Printf("no sessions yet in %s; ratchet run \"request\" starts one\n", home)
+		return nil
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tREQUESTS\tLAST\tOUTCOME\tPROJECT")
@@ -174,7 +223,8 @@ func serveCommand(ctx context.Context, args []string) error {
 		token = rand.Text()
 		fmt.Fprintf(os.Stderr, "ratchet: token %s (send it as Authorization: Bearer TOKEN, or as an OpenAI client's API key; RATCHET_TOKEN sets your own)\n", token)
 	}
-	h := serve.Handler{Door: d, Project: roots.defaultProject(), Token: token, Hosts: append(boundHosts(ln.Addr()), hosts...), Origins: origins}
+	h := serve.Handler{Door: d, Project: roots.defaultProject(), Token: token, Hosts: append(boundHosts(ln.Addr()), hosts...), Origins: origins,
+		Log: os.Stderr}
 	return serveOn(ctx, ln, h, "serving POST /v1/ask and POST /v1/chat/completions")
 }
 

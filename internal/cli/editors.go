@@ -19,6 +19,21 @@ The editor starts "ratchet mcp --root FOLDER" on the folder it has open (Zed, wh
 cannot name it, on DIR or the current folder). Flags after -- are passed to
 "ratchet mcp" (e.g. -- --ledger /abs/ledger).`
 
+// modelSettings are the MODEL_* settings of this shell that an editor's
+// entry carries, credentials left out; nil when none is set.
+func modelSettings() map[string]string {
+	var env map[string]string
+	for _, k := range []string{"MODEL_API", "MODEL_URL", "MODEL_NAME", "MODEL_OPTIONS"} {
+		if v := os.Getenv(k); v != "" {
+			if env == nil {
+				env = map[string]string{}
+			}
+			env[k] = v
+		}
+	}
+	return env
+}
+
 func editorsCommand(args []string) error {
 	fs := flag.NewFlagSet("editors", flag.ContinueOnError)
 	only := fs.String("editor", "all", "editors to configure, comma-separated: vscode, cursor, claude, zed")
@@ -29,15 +44,20 @@ func editorsCommand(args []string) error {
 	}
 	eds, err := editors.Select(*only)
 	if err != nil {
-		return err
+		return withStatus(exitUsage, err)
 	}
 	project, err := filepath.Abs(cmp.Or(*write, "."))
 	if err != nil {
 		return err
 	}
-	server := editors.Server{Name: "ratchet", Command: *command, Args: append([]string{"mcp"}, fs.Args()...), Project: project}
+	server := editors.Server{Name: "ratchet", Command: *command, Args: append([]string{"mcp"}, fs.Args()...), Project: project,
+		Env: modelSettings()}
 	if _, err := exec.LookPath(*command); err != nil {
-		fmt.Fprintf(os.Stderr, "note: %q is not an executable on PATH here; editors will not find it either (make build, then --command $PWD/bin/ratchet)\n", *command)
+		self, _ := os.Executable()
+		fmt.Fprintf(os.Stderr, "note: %q is not an executable on PATH here; editors will not find it either: pass --command %s\n", *command, self)
+	}
+	if server.Env != nil {
+		fmt.Fprintln(os.Stderr, "note: the entries carry this shell's MODEL_* settings, not the credential: give the editor MODEL_API_KEY in its own environment")
 	}
 	if *write == "" {
 		for _, e := range eds {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"ratchet/evolve"
 )
@@ -32,7 +33,7 @@ func evolveCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("evolve takes no arguments (got %q); quote a goal: --goal \"...\"", fs.Arg(0))
+		return usageErr("evolve takes no arguments (got %q); quote a goal: --goal \"...\"", fs.Arg(0))
 	}
 	if *history {
 		c, _ := evolve.FromEnv(*harness)
@@ -40,7 +41,10 @@ func evolveCommand(ctx context.Context, args []string) error {
 	}
 	c, err := evolve.FromEnv(*harness)
 	if err != nil {
-		return err
+		return withStatus(exitUsage, err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Home, "ledger.db")); err != nil {
+		return usageErr("no ledger in %s: run anchor init --harness %s first, or set ANCHOR_HOME to the anchor's home", c.Home, *harness)
 	}
 	c.Goal = *goal
 	if *dryRun {

@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,10 +25,10 @@ func fleetCommand(ctx context.Context, args []string) error {
 		return flag.ErrHelp
 	}
 	if len(args) == 0 {
-		return errors.New(fleetUsage)
+		return usageErr("%s", fleetUsage)
 	}
 	if args[0] != "submit" && args[0] != "worker" && args[0] != "status" {
-		return fmt.Errorf("unknown fleet command %q; ratchet fleet -h lists them", args[0])
+		return usageErr("unknown fleet command %q; ratchet fleet -h lists them", args[0])
 	}
 	fs := flag.NewFlagSet("ratchet fleet "+args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -50,18 +48,18 @@ func fleetCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	if settings.MaxDeliver < 1 || settings.AckWait < 100*time.Millisecond || w.Jobs < 1 {
-		return errors.New("--max-deliver and --jobs must be positive and --ack-wait at least 100ms")
+		return usageErr("--max-deliver and --jobs must be positive and --ack-wait at least 100ms")
 	}
 	url := fleet.URL(*natsURL)
 	switch args[0] {
 	case "submit":
 		var job fleet.Job
 		if err := json.NewDecoder(io.LimitReader(os.Stdin, 1<<20)).Decode(&job); err != nil {
-			return fmt.Errorf("read the job on stdin: %v; the anchor writes it when ANCHOR_RUNNER is set", err)
+			return usageErr("read the job on stdin: %v; the anchor writes it when ANCHOR_RUNNER is set", err)
 		}
 		f, err := fleet.Open(ctx, url, "ratchet fleet submit", settings, false)
 		if err != nil {
-			return err
+			return withStatus(exitInfra, err)
 		}
 		defer f.Close()
 		out, err := f.Submit(ctx, job, *traceDir)
@@ -73,14 +71,14 @@ func fleetCommand(ctx context.Context, args []string) error {
 	case "worker":
 		f, err := fleet.Open(ctx, url, "ratchet fleet worker", settings, true)
 		if err != nil {
-			return err
+			return withStatus(exitInfra, err)
 		}
 		defer f.Close()
 		return f.Work(ctx, w)
 	case "status":
 		f, err := fleet.Open(ctx, url, "ratchet fleet status", settings, false)
 		if err != nil {
-			return err
+			return withStatus(exitInfra, err)
 		}
 		defer f.Close()
 		s, err := f.Status(ctx)
@@ -92,5 +90,5 @@ func fleetCommand(ctx context.Context, args []string) error {
 		}
 		return s.Print(os.Stdout)
 	}
-	return fmt.Errorf("unknown fleet command %q; ratchet fleet -h lists them", args[0])
+	return usageErr("unknown fleet command %q; ratchet fleet -h lists them", args[0])
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -27,10 +26,10 @@ func harnessCommand(_ context.Context, args []string) error {
 		return flag.ErrHelp
 	}
 	if len(args) == 0 {
-		return errors.New(harnessUsage)
+		return usageErr("%s", harnessUsage)
 	}
 	if args[0] != "which" && args[0] != "export" {
-		return fmt.Errorf("unknown harness command %q; ratchet harness -h lists them", args[0])
+		return usageErr("unknown harness command %q; ratchet harness -h lists them", args[0])
 	}
 	fs := flag.NewFlagSet("harness "+args[0], flag.ContinueOnError)
 	folder := fs.String("harness", os.Getenv("RATCHET_HARNESS"), "a harness folder (RATCHET_HARNESS), as the doors take it")
@@ -62,7 +61,7 @@ func harnessCommand(_ context.Context, args []string) error {
 			return err
 		}
 		if ledger == "" {
-			return fmt.Errorf("no ledger named: pass --ledger DIR (an anchor home), or set RATCHET_LEDGER or ledger = PATH in %s", harnesses.ConfigFile())
+			return usageErr("no ledger named: pass --ledger DIR (an anchor home), or set RATCHET_LEDGER or ledger = PATH in %s", harnesses.ConfigFile())
 		}
 		hash, err := harnesses.Export(ledger, *gen, fs.Arg(0))
 		if err != nil {
@@ -71,7 +70,7 @@ func harnessCommand(_ context.Context, args []string) error {
 		fmt.Printf("exported %s to %s\nhash: %s\n", generation(*gen), fs.Arg(0), hash)
 		return nil
 	}
-	return errors.New(harnessUsage)
+	return usageErr("%s", harnessUsage)
 }
 
 func generation(gen int) string {

@@ -21,8 +21,11 @@ flags that name them.`
 	doorEnv = doorFlagEnv + "\n" + modelEnv
 
 	runUsage = `usage: ratchet run [flags] "request"
-Runs the head harness on your project for one request; prints the files changed
-and the tests before and after, and saves the record in RATCHET_HOME.
+Runs the head harness on your project for one request; prints the test command,
+the steps, the files changed and the tests before and after, and saves the record
+in RATCHET_HOME. Exits 0 when the run completed and the tests pass, 1 when they
+still fail or the run ended otherwise, 2 for bad input, 3 when the model server
+gave no answer.
 ` + doorEnv
 	sessionsUsage = `usage: ratchet sessions [--show ID] [--json] [flags]
 Lists the saved request records (RATCHET_HOME/sessions.db), or prints one session's.
@@ -78,7 +81,7 @@ func parseFlags(fs *flag.FlagSet, args []string, usage string) error {
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("%w; ratchet %s -h lists its flags", err, strings.TrimPrefix(fs.Name(), "ratchet "))
+		return usageErr("%w; ratchet %s -h lists its flags", err, strings.TrimPrefix(fs.Name(), "ratchet "))
 	}
 	return nil
 }

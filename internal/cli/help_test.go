@@ -97,8 +97,8 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 	}
 	for _, args := range bad {
 		stdout, stderr, code := run(args...)
-		if code == 0 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ratchet: ") {
-			t.Errorf("ratchet %s: exit %d, stdout %q, stderr %q; want a failure in one line on stderr", strings.Join(args, " "), code, stdout, stderr)
+		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ratchet: ") {
+			t.Errorf("ratchet %s: exit %d, stdout %q, stderr %q; want exit status 2 and one line on stderr", strings.Join(args, " "), code, stdout, stderr)
 		}
 	}
 

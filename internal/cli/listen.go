@@ -22,7 +22,7 @@ func listenAndServe(ctx context.Context, addr string, h http.Handler, what strin
 func listen(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		return nil, withStatus(exitInfra, fmt.Errorf("listen on %s: %w; pick another --addr", addr, err))
 	}
 	return ln, nil
 }

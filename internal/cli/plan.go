@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -38,13 +37,13 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q: ratchet plan takes only flags", fs.Arg(0))
+		return usageErr("unexpected argument %q: ratchet plan takes only flags", fs.Arg(0))
 	}
 	if *suite != "" { // the split sizes and each task's group: the gate counts groups
 		for split, n := range map[string]*int{"train": &c.Train, "holdout": &c.Holdout} {
 			tasks, _ := filepath.Glob(filepath.Join(*suite, split, "*", "task.toml"))
 			if len(tasks) == 0 {
-				return fmt.Errorf("no %s tasks in %s: --tasks wants a suite folder with %s/<id>/task.toml", split, *suite, split)
+				return usageErr("no %s tasks in %s: --tasks wants a suite folder with %s/<id>/task.toml", split, *suite, split)
 			}
 			*n = len(tasks)
 			groups := &c.TrainGroups
@@ -54,7 +53,7 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 			for _, f := range tasks {
 				t, err := anchor.LoadTask(filepath.Dir(f))
 				if err != nil {
-					return fmt.Errorf("--tasks: %w", err)
+					return usageErr("--tasks: %w", err)
 				}
 				*groups = append(*groups, t.Group)
 			}

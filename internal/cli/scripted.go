@@ -21,7 +21,7 @@ func scriptedCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	if *rate < 0 || *rate > 1 {
-		return fmt.Errorf("--rate %g is not a chance; give a number from 0 to 1", *rate)
+		return usageErr("--rate %g is not a chance; give a number from 0 to 1", *rate)
 	}
 	oracle, err := scripted.StartOracle(scripted.Oracle{Suite: *suite, Phrase: scripted.DemoPhrase, Rate: *rate})
 	if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -26,7 +25,7 @@ func tasksCommand(ctx context.Context, args []string) error {
 		return mutateCommand(ctx, args[1:])
 	}
 	if len(args) == 0 || args[0] != "validate" {
-		return errors.New("usage: ratchet tasks validate|import|mine|mutate ...; run ratchet tasks -h")
+		return usageErr("usage: ratchet tasks validate|import|mine|mutate ...; run ratchet tasks -h")
 	}
 	fs := flag.NewFlagSet("tasks validate", flag.ContinueOnError)
 	jobs := fs.Int("jobs", 2*runtime.NumCPU(), "tasks checked in parallel (twice the CPUs: a scoring waits on its sandboxes as much as on the CPU)")
@@ -34,11 +33,22 @@ func tasksCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return errors.New("usage: ratchet tasks validate [--jobs N] DIR")
+		return usageErr("usage: ratchet tasks validate [--jobs N] DIR")
+	}
+	if st, err := os.Stat(fs.Arg(0)); err != nil || !st.IsDir() {
+		return usageErr("no suite folder %s: give the folder holding train/, holdout/ and sealed/", fs.Arg(0))
 	}
 	results, err := tasks.Validate(ctx, fs.Arg(0), *jobs, os.Stdout)
 	if err != nil {
-		return err
+		return withStatus(exitUsage, err) // a folder without tasks
+	}
+	// At the anchor's default alpha; a ledger initialised with another can
+	// need more (ratchet plan --alpha).
+	if problems := tasks.SuiteProblems(fs.Arg(0), 0.05); len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Println("BAD suite: " + p)
+		}
+		return fmt.Errorf("the suite cannot be used as it is (%d problems, BAD suite above)", len(problems))
 	}
 	bad := 0
 	for _, r := range results {
@@ -49,7 +59,11 @@ func tasksCommand(ctx context.Context, args []string) error {
 	if bad > 0 {
 		return fmt.Errorf("%d of %d tasks are bad; see the table above", bad, len(results))
 	}
-	fmt.Printf("all %d tasks are good\n", len(results))
+	if len(results) == 1 {
+		fmt.Println("the 1 task is good")
+	} else {
+		fmt.Printf("all %d tasks are good\n", len(results))
+	}
 	return nil
 }
 
@@ -71,9 +85,9 @@ func importCommand(args []string) error {
 	}
 	switch {
 	case len(words) != 2 || words[0] != "exercism":
-		return errors.New(use + " (exercism is the one format it reads)")
+		return usageErr(use + " (exercism is the one format it reads)")
 	case *out == "":
-		return errors.New(use + ": --out names the suite to write")
+		return usageErr(use + ": --out names the suite to write")
 	}
 	res, err := exercism.Import(words[1], *out)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"flag"
-	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -20,7 +19,7 @@ func uiCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	if _, err := os.Stat(*home + "/ledger.db"); err != nil {
-		return fmt.Errorf("no ledger in %s: set --home or ANCHOR_HOME to the anchor's home", *home)
+		return usageErr("no ledger in %s: set --home or ANCHOR_HOME to the anchor's home", *home)
 	}
 	ln, err := listen(*addr)
 	if err != nil {

@@ -204,7 +204,7 @@ func Export(ledger string, gen int, dir string) (string, error) {
 // query reads the ledger in anchor home ledger.
 func query(ledger, q string, args ...any) ([]map[string]any, error) {
 	if _, err := os.Stat(filepath.Join(ledger, "ledger.db")); err != nil {
-		return nil, fmt.Errorf("no ledger at %s: run anchor init there, or name another with --ledger, ANCHOR_HOME, RATCHET_LEDGER or %s", ledger, ConfigFile())
+		return nil, fmt.Errorf("%w at %s: run anchor init there, or name another with --ledger, ANCHOR_HOME, RATCHET_LEDGER or %s", ledgerdb.ErrNoLedger, ledger, ConfigFile())
 	}
 	rows, err := ledgerdb.Query(context.Background(), filepath.Join(ledger, "ledger.db"), q, args...)
 	if err != nil {

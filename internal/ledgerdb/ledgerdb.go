@@ -21,6 +21,7 @@ package ledgerdb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,13 +35,16 @@ import (
 // the run's outcome, e.g. "withheld: crash".
 const Withheld = "withheld: "
 
+// ErrNoLedger is the error of a query on a ledger that does not exist.
+var ErrNoLedger = errors.New("no ledger")
+
 // Query runs q on the ledger at path, opened read-only, through the views
 // described in the package doc. Unqualified table names (runs, generations,
 // meta) resolve to those views.
 func Query(ctx context.Context, path, q string, args ...any) ([]map[string]any, error) {
 	abs, _ := filepath.Abs(path)
 	if _, err := os.Stat(abs); err != nil {
-		return nil, fmt.Errorf("no ledger at %s: set ANCHOR_HOME to the anchor's home, or run anchor init first", abs)
+		return nil, fmt.Errorf("%w at %s: set ANCHOR_HOME to the anchor's home, or run anchor init first", ErrNoLedger, abs)
 	}
 	db, err := sql.Open("sqlite", "file:"+abs+"?mode=ro&_pragma=busy_timeout(5000)")
 	if err != nil {

@@ -134,8 +134,10 @@ async function generation(n) {
       el("p", {}, el("b", {}, "Component: "), g.component || "–", "   ", el("b", {}, "Parent: "), g.parent_gen == null ? "–" : el("a", { href: `#/gen/${g.parent_gen}` }, g.parent_gen)),
       el("p", { id: "gate-train" }, el("b", {}, "Train: "), pair(g.train_pre, g.train_post), gate("train")),
       el("p", { id: "gate-holdout" }, el("b", {}, "Holdout: "), pair(g.holdout_pre, g.holdout_post), gate("holdout")),
-      el("p", {}, el("b", {}, "Tokens: "), g.tokens, "   ", el("b", {}, "Repeats: "), info.repeats == null ? "–" : info.repeats),
-      el("p", {}, el("b", {}, "Traces read: "), ids.length ? ids.map((id) => el("a", { href: `#/trace/${id}`, style: "margin-right:.6em" }, id)) : "–"),
+      el("p", { id: "gen-tokens" }, el("b", {}, "Tokens: "), g.tokens,
+        el("span", { class: "note" }, " (the anchor's runs that judged this generation; ratchet evolve --history adds the evolver's own run)"),
+        "   ", el("b", {}, "Repeats: "), info.repeats == null ? "–" : info.repeats),
+      el("p", { class: "trace-ids" }, el("b", {}, "Traces read: "), ids.length ? ids.map((id) => el("a", { href: `#/trace/${id}` }, id)) : "–"),
       el("p", {}, el("b", {}, "Snapshot: "), el("code", {}, g.harness_hash || "–"))),
     el("h2", {}, "Diff"), diffBox);
   if (g.diff_hash) {
