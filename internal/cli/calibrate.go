@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 
 	"ratchet/evolve"
@@ -31,10 +30,10 @@ func calibrateCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q: ratchet calibrate takes only flags", fs.Arg(0))
+		return usageErr("unexpected argument %q: ratchet calibrate takes only flags", fs.Arg(0))
 	}
 	if *n < 1 {
-		return fmt.Errorf("--n %d: evaluate at least one variant", *n)
+		return usageErr("--n %d: evaluate at least one variant", *n)
 	}
 	c, err := evolve.FromEnv("harness")
 	if err != nil {

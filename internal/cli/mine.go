@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -24,14 +23,14 @@ func mineCommand(ctx context.Context, args []string) error {
 	}
 	sp, err := mine.ParseSplit(*split)
 	if err != nil {
-		return err
+		return withStatus(exitUsage, err)
 	}
 	if repo == "" || *out == "" {
-		return errors.New("usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV]")
+		return usageErr("usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV]")
 	}
 	sum, err := mine.Mine(ctx, mine.Options{Repo: repo, Out: *out, Rev: *rev, Split: sp, Jobs: *jobs, Progress: os.Stderr})
-	if err != nil {
-		return err
+	if err != nil { // a refusal of the repository or --out: a sandbox failure is a skip reason, not an error
+		return withStatus(exitUsage, err)
 	}
 	sum.Print(os.Stdout, "commits")
 	fmt.Printf("next: ratchet tasks validate %s; ratchet plan says how many tasks the gate needs\n", *out)
@@ -53,14 +52,14 @@ func mutateCommand(ctx context.Context, args []string) error {
 	}
 	sp, err := mine.ParseSplit(*split)
 	if err != nil {
-		return err
+		return withStatus(exitUsage, err)
 	}
 	if repo == "" || *out == "" {
-		return errors.New("usage: ratchet tasks mutate REPO --out SUITE [-n N] [--seed S] [--split 60/25/15] [--jobs N]")
+		return usageErr("usage: ratchet tasks mutate REPO --out SUITE [-n N] [--seed S] [--split 60/25/15] [--jobs N]")
 	}
 	sum, err := mine.Mutate(ctx, mine.MutateOptions{Repo: repo, Out: *out, N: *n, Seed: *seed, Split: sp, Jobs: *jobs, Progress: os.Stderr})
-	if err != nil {
-		return err
+	if err != nil { // a refusal of the project or --out
+		return withStatus(exitUsage, err)
 	}
 	sum.Print(os.Stdout, "mutants")
 	fmt.Printf("next: ratchet tasks validate %s; ratchet plan says how many tasks the gate needs\n", *out)

@@ -90,8 +90,8 @@ func importCommand(args []string) error {
 		return usageErr(use + ": --out names the suite to write")
 	}
 	res, err := exercism.Import(words[1], *out)
-	if err != nil {
-		return err
+	if err != nil { // a refusal of DIR or --out: nothing was written
+		return withStatus(exitUsage, err)
 	}
 	if err := res.Print(os.Stdout); err != nil {
 		return err
