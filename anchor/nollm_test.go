@@ -59,8 +59,10 @@ func TestAnchorIsSmall(t *testing.T) {
 	// deleting the test sources before the test binaries run, 25 for naming
 	// the canary like the tests beside it, 8 for the fourth red team, and 55
 	// for compiling every test binary before any runs, so that no package's
-	// code finds another's tests on disk (with the sixth red team's fixes).
-	const ceiling = 2300
+	// code finds another's tests on disk (with the sixth red team's fixes),
+	// and 10 for running those binaries directly, so that code may call what
+	// its test files declare, and for saying why no test counted (#26).
+	const ceiling = 2310
 	if lines > ceiling {
 		t.Errorf("the anchor has %d non-blank, non-comment lines of non-test Go; the ceiling is %d (seed 004's is 1000)", lines, ceiling)
 	}
