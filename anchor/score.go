@@ -173,7 +173,7 @@ func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, 
 		"cp \"$1\" /work/bins/$i.test && shift && printf '%s\\0' \"$@\" >/work/bins/$i.args\n"
 	first := box // the compiling sandbox: the same tree, and the hider that copies
 	first.Opt, first.Args = filepath.Join(filepath.Dir(box.Work), "compile"), []string{"sh", "-c",
-		"cp \"$(cd / && go tool -n test2json)\" /work/bins/test2json; " + t.ScoreCommand()}
+		"install -m 755 \"$(cd / && go tool -n test2json)\" /work/bins/test2json; " + t.ScoreCommand()}
 	err = errors.Join(os.Mkdir(bins, 0o755), WriteTree(first.Opt, map[string][]byte{"hide": []byte(collect)}))
 	if err != nil {
 		return "", "", err
