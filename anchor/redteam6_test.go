@@ -19,6 +19,9 @@ import (
 // ModuleInASubfolder (keys by the nearest go.mod). Open, skipped with the
 // reason: the other two.
 // Passing regressions: HonestShapesScoreFully, NoAgentCodeRunsWhileCompiling.
+// Since #26 the scoring sandbox runs no go test: it runs the binaries copied
+// in the first sandbox directly, through test2json, on a tree without the
+// hidden test files (honest_test.go); these tests hold it to the same bar.
 
 // behaviourForger (package sum, a non-test file) tells the canary not by
 // its name or its file but by what it does: the canary is the one test that
@@ -227,7 +230,9 @@ const movedTreeForger = "package b\n\nimport (\n\t\"debug/elf\"\n\t\"debug/gosym
 // go's own binary only for folders under /work/task and refusing any other;
 // and make the tree immovable (bind /work/task as its own mount point:
 // renaming a mount point is EBUSY), or pick the binary by the package
-// go test names rather than by the folder.
+// go test names rather than by the folder. Now no go test runs while the
+// agent's code does: b's binary is run by its folder under /work/task, and
+// after a moved the tree it runs nothing, and b's tests fail.
 func TestRedteam6MovedTreeMissesScoringsBinary(t *testing.T) {
 	e := newEnv(t)
 	task := addTwoPackageTask(t, e.suite, "moved", "go test ./a; go test ./b")

@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -46,8 +47,8 @@ type Report struct {
 // ScoreTree scores an agent's final tree for task t in fresh sandboxes under
 // dir: the agent's test files are replaced by the task's own, hidden/ is
 // overlaid, a canary test that must fail is planted in every package with
-// hidden Go tests, Go test binaries are compiled before any runs
-// (compileTests), and only hidden tests are counted.
+// hidden Go tests, Go test binaries are compiled before any runs and then run
+// directly (compileTests), and only hidden tests are counted.
 func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string, memory int64) Scored {
 	repo, err := ReadTree(filepath.Join(t.Dir, "repo"), true)
 	if err != nil {
@@ -92,33 +93,20 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	// A tree that cannot be written (a folder where a test file goes) is the
 	// tree's fault, never the machine's.
 	defer bound(dir, 2*runDisk)()
-	opt := ""     // scoring's go test -exec program and test binaries, for go test tasks
-	cache := warm // what the scoring sandbox's private cache layer lies over
-	if t.goTest() {
-		opt = filepath.Join(dir, "opt")
-		// The compiling sandbox writes what it builds into a layer over the
-		// warm cache, kept for the scoring sandbox: no code of the agent ran
-		// while it was written, and nothing is compiled twice.
-		compiled, unmount, err := layer(warm, dir)
-		if err != nil {
-			return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
-		}
-		defer unmount()
-		built, err := compileTests(ctx, t, files, hidden, dir, compiled, memory)
-		switch {
-		case errors.Is(err, errTree):
-			return Scored{Total: 1, Outcome: "scoring", Error: err.Error()}
-		case err != nil:
-			return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
-		}
-		files, cache = built, compiled
-	}
 	work := filepath.Join(dir, "work")
 	if err := WriteTree(filepath.Join(work, "task"), files); err != nil {
 		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
 	}
-	box := Box{Work: work, Cache: cache, Opt: opt, Dir: "/work/task", Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()},
-		Memory: memory, Output: 32 << 20} // every event of go test -json must be seen
+	box := Box{Work: work, Cache: warm, Dir: "/work/task", Memory: memory}
+	box.Timeout = max(t.Timeout, 5*time.Minute)
+	script, why := t.ScoreCommand(), ""
+	if t.goTest() {
+		box.Opt = filepath.Join(dir, "opt") // scoring's test binaries, test2json and hider
+		if script, why, err = compileTests(ctx, t, files, hidden, box); err != nil {
+			return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
+		}
+	}
+	box.Args, box.Output = []string{"sh", "-c", script}, 32<<20 // every event of go test -json must be seen
 	code, out, timedOut, err := box.Run(ctx)
 	switch {
 	case err != nil || ctx.Err() != nil: // a scoring cut short by a cancelled eval is no score
@@ -139,7 +127,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 			rep.Mods[name] = b
 		}
 	}
-	s := count(t, out, code, report, hidden, rep.Mods, canaries)
+	s := count(t, out, code, report, hidden, rep.Mods, canaries, cmp.Or(why, firstLine(out, "output")))
 	s.Report = rep
 	return s
 }
@@ -168,68 +156,95 @@ func openData(dir, name string) (*os.File, error) {
 	return f, nil
 }
 
-var buildLine = regexp.MustCompile(`(?m)^//(go:build|\s*\+build)\s.*$`)
-
-// errTree marks a final tree that cannot be scored: the tree's fault.
-var errTree = errors.New("the final tree cannot be scored")
-
 // compileTests builds the test binaries of the packages with hidden tests,
-// into cache, in a sandbox where no code of the agent runs: every go test of
-// the command starts each binary through /opt/score/hide, which there copies
-// the binary out instead of running it. It leaves the binaries in dir/opt beside the
-// program that scoring's go test starts in their place, and returns the tree
-// to score: each hidden test file cut to its package clause, so that no
-// hidden test source is there while the agent's code runs, in any package,
-// compiled yet or not. A package whose tests do not build has no binary:
-// its hidden tests do not report, and fail.
-func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, dir, cache string, memory int64) (map[string][]byte, error) {
+// in box's tree, in a sandbox where no code of the agent runs: every go test
+// of the command starts each binary through /opt/score/hide, which there
+// copies it out, with its folder, environment and arguments, instead of
+// running it. It then deletes the hidden test files from the tree, leaves
+// the binaries in box.Opt with test2json (built from the toolchain's own
+// source), and returns the script that scoring runs: each binary run
+// directly in its folder, with its environment and arguments, its output
+// made into go test's JSON events by test2json. No go test builds a package
+// again, so the code under test may use what its test files declare, as
+// under go test. It returns too the first line of the build's output that
+// says why a package did not build. A package whose tests do not build has
+// no binary: its hidden tests do not report, and fail. A task without
+// hidden Go tests has nothing to hide: its command runs as written.
+func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, box Box) (script, why string,
+	err error) {
 	collect := "#!/bin/sh\ncase \"$PWD\" in\n"
-	run := collect
-	stubbed := maps.Clone(files)
-	dirs := map[string]int{}
-	for _, name := range slices.Sorted(maps.Keys(hidden)) {
-		if !strings.HasSuffix(name, "_test.go") {
-			continue
+	var tests []string
+	for name := range hidden {
+		if strings.HasSuffix(name, "_test.go") {
+			tests = append(tests, name)
+			collect += quote(path.Join("/work/task", path.Dir(name))) + ") ;;\n"
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), "", hidden[name], parser.PackageClauseOnly)
-		if err != nil {
-			return nil, fmt.Errorf("the task's hidden test %s: %w", name, err)
-		}
-		header := hidden[name][:f.Package-1]         // f.Package is the clause's offset plus one
-		constraints := buildLine.FindAll(header, -1) // the stub builds where the file did
-		stubbed[name] = fmt.Appendf(bytes.Join(constraints, []byte("\n")), "\n\npackage %s\n", f.Name.Name)
-		if _, seen := dirs[path.Dir(name)]; seen {
-			continue
-		}
-		n := len(dirs)
-		dirs[path.Dir(name)] = n
-		where := quote(path.Join("/work/task", path.Dir(name)))
-		collect += fmt.Sprintf("%s) exec cp \"$1\" /work/bins/%d.test ;;\n", where, n)
-		run += fmt.Sprintf("%s) shift; exec /opt/score/%d.test \"$@\" ;;\n", where, n)
 	}
-	first := filepath.Join(dir, "compile")
-	defer os.RemoveAll(first)
-	if err := WriteTree(filepath.Join(first, "work", "task"), files); err != nil {
-		return nil, fmt.Errorf("%w: %v", errTree, err)
+	bins := filepath.Join(box.Work, "bins")
+	if len(tests) == 0 {
+		hide := map[string][]byte{"hide": []byte("#!/bin/sh\nexec \"$@\"\n")}
+		return t.ScoreCommand(), "", WriteTree(box.Opt, hide)
 	}
-	err := errors.Join(os.Mkdir(filepath.Join(first, "work", "bins"), 0o755),
-		WriteTree(filepath.Join(first, "opt"), map[string][]byte{"hide": []byte(collect + "esac\nexit 0\n")}))
+	// Each start takes the next free number (its .env file, the folder and
+	// the environment, is created atomically), so a package tested twice, or
+	// by a later go test, keeps both.
+	collect += "*) exit 0 ;;\nesac\ni=0\n" +
+		"until (set -C; { printf '%s\\0' \"$PWD\"; env -0; } >/work/bins/$i.env) 2>/dev/null; do\n" +
+		"\t[ -e /work/bins/$i.env ] || exit 1\n\ti=$((i+1))\ndone\n" +
+		"cp \"$1\" /work/bins/$i.test && shift && printf '%s\\0' \"$@\" >/work/bins/$i.args\n"
+	first := box // the compiling sandbox: the same tree, and the hider that copies
+	first.Opt, first.Args = filepath.Join(filepath.Dir(box.Work), "compile"), []string{"sh", "-c",
+		"install -m 755 \"$(cd / && go tool -n test2json)\" /work/bins/test2json; " + t.ScoreCommand()}
+	err = errors.Join(os.Mkdir(bins, 0o755), WriteTree(first.Opt, map[string][]byte{"hide": []byte(collect)}))
 	if err != nil {
-		return nil, err
+		return "", "", err
 	}
-	box := Box{Work: filepath.Join(first, "work"), Cache: cache, SharedCache: true, Opt: filepath.Join(first, "opt"), Dir: "/work/task",
-		Timeout: max(t.Timeout, 5*time.Minute), Args: []string{"sh", "-c", t.ScoreCommand()}, Memory: memory}
-	if _, _, _, err := box.Run(ctx); err != nil || ctx.Err() != nil {
-		return nil, errors.Join(err, ctx.Err())
+	code, out, _, err := first.Run(ctx)
+	if err != nil || ctx.Err() != nil {
+		return "", "", errors.Join(err, ctx.Err())
 	}
-	err = os.Rename(filepath.Join(first, "work", "bins"), filepath.Join(dir, "opt"))
-	if err == nil {
-		// A folder outside the tree (it was moved away under the command)
-		// runs nothing: its package's tests would run without scoring's binary.
-		run += "/work/task | /work/task/*) exec \"$@\" ;;\n*) echo \"scoring: a test binary ran outside /work/task\" >&2; exit 1 ;;\n"
-		err = WriteTree(filepath.Join(dir, "opt"), map[string][]byte{"hide": []byte(run + "esac\n")})
+	for _, name := range tests { // no test source is on disk while the agent's code runs
+		err = errors.Join(err, os.RemoveAll(filepath.Join(box.Work, "task", name)))
 	}
-	return stubbed, err
+	_, built := os.Stat(filepath.Join(bins, "test2json")) // without the toolchain's own, no output is read
+	if err := errors.Join(err, built, os.Rename(bins, box.Opt)); err != nil {
+		return "", "", err
+	}
+	script = fmt.Sprintf("[ %d = 0 ]; s=$?\n", code) // a package that did not build fails the command
+	for i := 0; ; i++ {
+		at := filepath.Join(box.Opt, strconv.Itoa(i))
+		env, err1 := os.ReadFile(at + ".env")
+		args, err2 := os.ReadFile(at + ".args")
+		if errors.Join(err1, err2) != nil {
+			break // the last binary (or one whose copy failed, in a full sandbox)
+		}
+		folder, env, _ := bytes.Cut(env, []byte{0})
+		rel, _ := filepath.Rel("/work/task", string(folder))
+		script += fmt.Sprintf("(cd %s && exec env -i %s /opt/score/test2json -p %s /opt/score/%d.test %s) || s=1\n",
+			quote(string(folder)), words(env), quote(goPackage(files, rel)), i, words(args))
+	}
+	return script + "exit $s\n", firstLine(out, "build-output"), nil
+}
+
+// words makes each NUL-ended string of b one word of sh: one quoted string,
+// its quotes closed and opened again at each NUL.
+func words(b []byte) string {
+	return strings.ReplaceAll(quote(strings.TrimSuffix(string(b), "\x00")), "\x00", "' '")
+}
+
+// firstLine is the first line of out that says something, from an event of
+// the given action or a line that is no event at all: in the build's
+// output, its first compiler error (after the "# package" line) or go's own
+// complaint; in scoring's, what a test binary printed before it reported.
+func firstLine(out []byte, action string) string {
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		e := struct{ Action, Output string }{action, string(line)}
+		json.Unmarshal(line, &e) // a line that is no JSON is left as it is
+		if text := strings.TrimSpace(e.Output); e.Action == action && text != "" && !strings.HasPrefix(text, "#") {
+			return text
+		}
+	}
+	return ""
 }
 
 // quote makes s one word of sh.
@@ -317,7 +332,8 @@ func canaryName(files map[string][]byte, dir string) string {
 // -json events keyed by package and test, a JUnit XML report, or the exit
 // status. A hidden test that does not report failed; tests the agent added
 // do not count either way. A canary that did not fail marks the run forged.
-func count(t Task, out []byte, exit int, report []byte, hidden, files map[string][]byte, canaries map[string]bool) Scored {
+func count(t Task, out []byte, exit int, report []byte, hidden, files map[string][]byte,
+	canaries map[string]bool, why string) Scored {
 	switch {
 	case t.JUnit == pytestReport:
 		return pytestCount(report, canaries)
@@ -336,7 +352,7 @@ func count(t Task, out []byte, exit int, report []byte, hidden, files map[string
 			final[e.Package+" "+e.Test] = e.Action
 		}
 	}
-	s := Scored{}
+	s, heard := Scored{}, false
 	for name, b := range hidden {
 		pkg := goPackage(files, path.Dir(name))
 		for _, m := range testFunc.FindAllSubmatch(b, -1) {
@@ -344,7 +360,9 @@ func count(t Task, out []byte, exit int, report []byte, hidden, files map[string
 				continue
 			}
 			s.Total++
-			switch final[pkg+" "+string(m[1])] {
+			action := final[pkg+" "+string(m[1])]
+			heard = heard || action != ""
+			switch action {
 			case "pass":
 				s.Passed++
 				passedIn[pkg] = true
@@ -362,6 +380,9 @@ func count(t Task, out []byte, exit int, report []byte, hidden, files map[string
 		if action == "pass" || action == "skip" || (action == "" && passedIn[pkg] && !failedIn[pkg]) {
 			return Scored{Total: max(s.Total, 1), Outcome: "forged", Error: fmt.Sprintf("forged: the canary %s, which must fail, reported %q", key, action)}
 		}
+	}
+	if s.Total > 0 && !heard { // why nothing counted: a build failure is named by its first compiler line
+		s.Error = "no hidden test reported: " + cmp.Or(why, "the command ran none of their packages' tests")
 	}
 	if s.Total == 0 { // no hidden Go tests: the exit status decides
 		s.Total = 1

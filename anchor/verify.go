@@ -143,7 +143,7 @@ func (a *Anchor) rescore(id string) (Run, error) {
 	}
 	if rep := s.Report; rep != nil {
 		hidden, _ := ReadTree(filepath.Join(t.Dir, "hidden"), true) // a task without hidden/ scores by its command
-		s = count(t, rep.Out, rep.Exit, rep.JUnit, hidden, rep.Mods, rep.Canaries)
+		s = count(t, rep.Out, rep.Exit, rep.JUnit, hidden, rep.Mods, rep.Canaries, "")
 	}
 	got := float64(s.Passed) / float64(max(s.Total, 1))
 	if got != r.Score || (s.Outcome == "forged") != (r.Outcome == "forged") {

@@ -139,6 +139,8 @@ func Check(ctx context.Context, dir, tmp string) (r Result) {
 	rp, rt, up, ut := ref.Passed, ref.Total, untouched.Passed, untouched.Total
 	r.Reference, r.Untouched = fmt.Sprintf("%d/%d", rp, rt), fmt.Sprintf("%d/%d", up, ut)
 	switch {
+	case rp != rt && ref.Error != "": // why, when the scoring says (a build failure, no test reported)
+		r.Problem = "the reference does not pass every test: " + ref.Error
 	case rp != rt:
 		r.Problem = "the reference does not pass every test"
 	case up == ut:
