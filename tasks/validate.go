@@ -150,15 +150,11 @@ func Check(ctx context.Context, dir, tmp string) (r Result) {
 }
 
 // unsound reports what keeps the anchor from scoring a task honestly: a
-// public test the hidden tests do not restore (the agent could pass by
-// editing it), a prompt that names a hidden test, or go test without a
-// go.mod.
+// prompt that names a hidden test, or go test without a go.mod. A public
+// test without a copy in hidden/ is no hole: the anchor restores every test
+// file of repo/ before scoring (the agent's edits to them are dropped), and
+// only hidden tests count, so such a test counts neither way.
 func unsound(t anchor.Task, repo, hidden, reference map[string][]byte) string {
-	for _, name := range sortedKeys(repo) {
-		if isTestFile(name) && hidden[name] == nil {
-			return fmt.Sprintf("hidden/ has no copy of the public test repo/%s: copy it to hidden/%s, or the agent can pass by editing it", name, name)
-		}
-	}
 	for _, name := range sortedKeys(hidden) {
 		for _, m := range testName.FindAllSubmatch(hidden[name], -1) {
 			if !bytes.Contains(repo[name], m[1]) && regexp.MustCompile(`\b`+string(m[1])+`\b`).MatchString(t.Prompt) {
