@@ -90,16 +90,24 @@ type Gen struct {
 	TrainFixed, TrainBroken, HoldoutFixed, HoldoutBroken           *int
 	Tokens                                                         int64
 	CreatedAt                                                      string
-	Head                                                           bool // not a column: whether it is the head now
+	// The cost of the decision: agent runs made and served by the run
+	// cache, upstream requests and tokens, where the screen stopped, its seed.
+	Runs, RunsCached, Requests int
+	Upstream                   int64
+	Stopped                    string
+	Seed                       *int64
+	Head                       bool // not a column: whether it is the head now
 }
 
 const genCols = `gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, goal, decision, reason,
-  train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed, holdout_broken, holdout_p, tokens, created_at`
+  train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed, holdout_broken, holdout_p, tokens, created_at,
+  runs, runs_cached, requests, upstream_tokens, stopped, screen_seed`
 
 func (g *Gen) fields() []any {
 	return []any{&g.Gen, &g.Parent, &g.Hash, &g.DiffHash, &g.Component, &g.Hypothesis, &g.TraceIDs, &g.Goal, &g.Decision, &g.Reason,
 		&g.TrainPre, &g.TrainPost, &g.HoldoutPre, &g.HoldoutPost, &g.TrainFixed, &g.TrainBroken, &g.TrainP,
-		&g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt}
+		&g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt,
+		&g.Runs, &g.RunsCached, &g.Requests, &g.Upstream, &g.Stopped, &g.Seed}
 }
 
 // putGen writes a generation row. Apply calls it after every step (I4); a

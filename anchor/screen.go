@@ -1,0 +1,85 @@
+package anchor
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// Futile is the predictive probability of acceptance below which the
+// screen stops evaluating a candidate (see docs/ARCHITECTURE.md, "The gate").
+const Futile = 0.01
+
+// Screen decides, between batches, whether evaluating a candidate further
+// can still lead to an accept. train and hold are the incumbent's scores
+// per unit in the order of evaluation; trainPost and holdPost are the
+// candidate's on the units evaluated so far (holdPost is empty on train).
+// It returns a rejection reason, or "" to go on. It never accepts: only
+// Gate, on complete splits, does. It rejects when no completion can pass
+// Gate, and when the predictive probability of passing is below Futile:
+// the unevaluated units are drawn many times, each low unit fixed and each
+// high unit broken at rates drawn from their posteriors (uniform priors)
+// given what was seen, on train and holdout alike. The draws are seeded.
+func Screen(train, trainPost, hold, holdPost []float64, alpha float64, seed uint64) string {
+	best := func(pre, post []float64) []float64 { // every unit left scores 1
+		return append(slices.Clone(post), slices.Repeat([]float64{1}, len(pre)-len(post))...)
+	}
+	_, trainWhy := Gate("train", train, best(train, trainPost), alpha)
+	_, holdWhy := Gate("holdout", hold, best(hold, holdPost), alpha)
+	if why := trainWhy + holdWhy; why != "" {
+		return "cannot pass at best any more: " + why
+	}
+	var low, fixed, high, broken int
+	count := func(pre, post []float64) {
+		for i, p := range post {
+			low, fixed = low+b2i(pre[i] < 1), fixed+b2i(p > pre[i]+1e-9)
+			high, broken = high+b2i(pre[i] > 0), broken+b2i(p < pre[i]-1e-9)
+		}
+	}
+	count(train, trainPost)
+	count(hold, holdPost)
+	rng := rand.New(rand.NewPCG(seed, 22))
+	beta := func(a, b int) float64 { // Beta(a, b) for whole a, b: a ratio of gamma draws
+		x, y := 0.0, 0.0
+		for range a {
+			x += rng.ExpFloat64()
+		}
+		for range b {
+			y += rng.ExpFloat64()
+		}
+		return x / (x + y)
+	}
+	const draws = 400
+	accepts := 0
+	for range draws {
+		fix, brk := beta(1+fixed, 1+low-fixed), beta(1+broken, 1+high-broken)
+		complete := func(pre, post []float64) []float64 {
+			out := slices.Clone(post)
+			for _, p := range pre[len(post):] {
+				switch u := rng.Float64(); {
+				case p < 1 && u < fix:
+					p = 1
+				case p > 0 && rng.Float64() < brk:
+					p = 0
+				}
+				out = append(out, p)
+			}
+			return out
+		}
+		_, t := Gate("train", train, complete(train, trainPost), alpha)
+		_, h := Gate("holdout", hold, complete(hold, holdPost), alpha)
+		accepts += b2i(t == "" && h == "")
+	}
+	if p := float64(accepts) / draws; p < Futile {
+		return fmt.Sprintf("futile: a %.3f chance of acceptance from here (%d fixed, %d broken so far), below %g",
+			p, fixed, broken, Futile)
+	}
+	return ""
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
