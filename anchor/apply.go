@@ -255,7 +255,7 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, incumbent, 
 	}
 	ids, batch := sc.order[split], len(sc.order[split])
 	if a.Screen != "off" {
-		batch = max(4, (len(ids)+7)/8)
+		batch = Batch(len(ids))
 	}
 	for done := 0; done < len(ids); {
 		part := ids[done:min(len(ids), done+batch)]

@@ -8,7 +8,11 @@ import (
 
 // Futile is the predictive probability of acceptance below which the
 // screen stops evaluating a candidate (see docs/ARCHITECTURE.md, "The gate").
-const Futile = 0.01
+const Futile = 0.1
+
+// Batch is the number of tasks of a split of n the screen evaluates at a
+// time: an eighth, and at least 4.
+func Batch(n int) int { return max(4, (n+7)/8) }
 
 // Screen decides, between batches, whether evaluating a candidate further
 // can still lead to an accept. train and hold are the incumbent's scores
@@ -68,7 +72,9 @@ func Screen(train, trainPost, hold, holdPost []float64, alpha float64, seed uint
 		}
 		_, t := Gate("train", train, complete(train, trainPost), alpha)
 		_, h := Gate("holdout", hold, complete(hold, holdPost), alpha)
-		accepts += b2i(t == "" && h == "")
+		if accepts += b2i(t == "" && h == ""); float64(accepts) > Futile*draws {
+			return "" // not futile: the rest need not be drawn
+		}
 	}
 	if p := float64(accepts) / draws; p < Futile {
 		return fmt.Sprintf("futile: a %.3f chance of acceptance from here (%d fixed, %d broken so far), below %g",

@@ -43,7 +43,7 @@ func benchInt(key string, def int) int {
 // decision is one apply of the session: its kind, outcome and cost.
 type decision struct {
 	kind, decision, stopped string
-	runs, requests         int
+	runs, requests          int
 }
 
 // BenchmarkScreenedSession plays an evolve-like session through the real
