@@ -40,8 +40,10 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = a.db.Exec(`INSERT OR REPLACE INTO meta VALUES('model', ?), ('repeats', ?), ('alpha', ?), ('budget', ?), ('memory', ?),
-		('harness_dir', ?), ('screen', ?)`, a.Model(), strconv.Itoa(a.Repeats), strconv.FormatFloat(a.Alpha, 'g', -1, 64), strconv.FormatInt(a.Budget, 10), strconv.FormatInt(a.Memory, 10), abs, cmp.Or(a.Screen, "on"))
+	_, err = a.db.Exec(`INSERT OR REPLACE INTO meta VALUES('model', ?), ('repeats', ?), ('alpha', ?),
+		('budget', ?), ('memory', ?), ('harness_dir', ?), ('screen', ?)`, a.Model(), strconv.Itoa(a.Repeats),
+		strconv.FormatFloat(a.Alpha, 'g', -1, 64), strconv.FormatInt(a.Budget, 10), strconv.FormatInt(a.Memory, 10),
+		abs, cmp.Or(a.Screen, "on"))
 	if err != nil {
 		return fmt.Errorf("record the frozen settings: %w", err)
 	}
@@ -160,9 +162,11 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	// is screened in the same order, so a resumed apply decides as before.
 	seed := sha256.Sum256([]byte(head.Hash + g.DiffHash))
 	g.Seed = new(int64(binary.BigEndian.Uint64(seed[:8]) >> 1))
-	sc := &screening{order: map[string][]string{}, pre: map[string][]float64{}, post: map[string][]float64{}}
-	sc.named, err = scan(a.db, func(s *string) []any { return []any{s} }, `SELECT DISTINCT task_id FROM runs WHERE split = 'train'
-		AND (id IN (SELECT value FROM json_each(?1)) OR task_id IN (SELECT value FROM json_each(?1)))`, g.TraceIDs)
+	sc := &screening{head: head.Hash, order: map[string][]string{}, pre: map[string][]float64{},
+		post: map[string][]float64{}}
+	sc.named, err = scan(a.db, func(s *string) []any { return []any{s} }, `SELECT DISTINCT task_id FROM runs
+		WHERE split = 'train' AND (id IN (SELECT value FROM json_each(?1))
+		OR task_id IN (SELECT value FROM json_each(?1)))`, g.TraceIDs)
 	if err != nil {
 		return fmt.Errorf("read the candidate's traces: %w", err)
 	}
@@ -177,8 +181,8 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		{"step 3: task-string detector", func() (string, error) { return a.leak(string(diff), files), nil }},
 		{"step 4: apply and snapshot", func() (string, error) { return a.applyDiff(&g, head.Hash, diff), nil }},
 		{"step 4b: validity (the candidate builds)", func() (string, error) { return a.valid(ctx, g.Hash) }},
-		{"step 5: evaluate on train", func() (string, error) { return a.compare(ctx, &g, sc, head.Hash, "train") }},
-		{"step 6: evaluate on holdout", func() (string, error) { return a.compare(ctx, &g, sc, head.Hash, "holdout") }},
+		{"step 5: evaluate on train", func() (string, error) { return a.compare(ctx, &g, sc, "train") }},
+		{"step 6: evaluate on holdout", func() (string, error) { return a.compare(ctx, &g, sc, "holdout") }},
 	}
 	for _, s := range steps {
 		g.Reason, a.phase = s.name, s.name
@@ -220,6 +224,7 @@ func (a *Anchor) valid(ctx context.Context, hash string) (string, error) {
 // screening is what an apply has seen so far: per split, the task ids in the
 // order of evaluation and the incumbent's and the candidate's scores in it.
 type screening struct {
+	head      string   // the incumbent's hash
 	named     []string // the train tasks the candidate names, evaluated first
 	order     map[string][]string
 	pre, post map[string][]float64
@@ -233,12 +238,12 @@ type screening struct {
 // reject: after its first train batch when none of its runs sent the model
 // anything new or scored other than the incumbent's (not activated), and
 // after any batch when Screen says acceptance is out of reach.
-func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, incumbent, split string) (string, error) {
+func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split string) (string, error) {
 	for _, s := range []string{"train", "holdout"} {
 		if sc.order[s] != nil {
 			continue
 		}
-		pre, err := a.Evaluate(ctx, incumbent, s, false)
+		pre, err := a.Evaluate(ctx, sc.head, s, false)
 		if err != nil {
 			return "", err
 		}
@@ -285,9 +290,11 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, incumbent, 
 		switch {
 		case a.Screen == "off":
 		case split == "train" && done == len(part) && !active:
-			why = fmt.Sprintf("not activated: on its first %d train tasks it sent the model nothing new and scored the same", done)
+			why = fmt.Sprintf("not activated: on its first %d train tasks it sent the model nothing new "+
+				"and scored the same", done)
 		case split == "train" || done < len(ids):
-			why = Screen(sc.pre["train"], sc.post["train"], sc.pre["holdout"], sc.post["holdout"], a.Alpha, uint64(*g.Seed))
+			why = Screen(sc.pre["train"], sc.post["train"], sc.pre["holdout"], sc.post["holdout"], a.Alpha,
+				uint64(*g.Seed))
 		}
 		if why != "" {
 			g.evidence(split, sc, a.Alpha) // of the tasks evaluated so far
@@ -318,7 +325,8 @@ func (g *Gen) charge(e splitEval) {
 			g.RunsCached++
 			continue
 		}
-		g.Runs, g.Requests, g.Upstream = g.Runs+1, g.Requests+r.Requests, g.Upstream+r.TokensIn+r.TokensOut-r.CachedTokens
+		g.Runs, g.Requests = g.Runs+1, g.Requests+r.Requests
+		g.Upstream += r.TokensIn + r.TokensOut - r.CachedTokens
 	}
 }
 

@@ -100,7 +100,8 @@ type Gen struct {
 }
 
 const genCols = `gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, goal, decision, reason,
-  train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed, holdout_broken, holdout_p, tokens, created_at,
+  train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed,
+  holdout_broken, holdout_p, tokens, created_at,
   runs, runs_cached, requests, upstream_tokens, stopped, screen_seed`
 
 func (g *Gen) fields() []any {
@@ -171,8 +172,11 @@ func (a *Anchor) Log(asJSON bool) error {
 		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)), iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post)))
 			|| iif(` + s + `_p IS NULL, '', printf(' (+%d -%d p=%.3f)', ` + s + `_fixed, ` + s + `_broken, ` + s + `_p))`
 	}
+	cost := `printf(' [cost: %d runs, %d cached, %d requests, %d upstream tokens%s]', runs, runs_cached,
+		requests, upstream_tokens, iif(stopped = '', '', '; stopped at ' || stopped))`
 	rows, err := a.db.Query(`SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen, iif(gen = (SELECT gen FROM head), ' *', '  '),
-		decision, ` + split("train") + `, ` + split("holdout") + `, component, reason) FROM generations ORDER BY gen`)
+		decision, ` + split("train") + `, ` + split("holdout") + `, component, reason) || ` + cost + `
+		FROM generations ORDER BY gen`)
 	if err != nil {
 		return err
 	}

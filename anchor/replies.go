@@ -16,7 +16,8 @@ import (
 // charged the recorded usage, as if the call were live. The harness sees
 // the recorded reply byte for byte and no other sign of it; only the
 // anchor's side record (exchanges, and the run row's counts) says which
-// replies were recorded ones. A nil *replies forwards everything.
+// replies were recorded ones. A nil *replies forwards everything (the
+// anchor's own probe, and tests of the proxy).
 type replies struct {
 	db           *sql.DB
 	off          bool
@@ -46,44 +47,37 @@ func (w *recorder) Write(b []byte) (int, error) { w.body.Write(b); return w.Resp
 func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // exchange answers fwd, the request as it would be forwarded, from the
-// record, or through live, which forwards it and relays the reply. A reply
-// live relays whole with status 200 (ok) is recorded. It returns the
+// record, or through live, which forwards it and relays the reply, and says
+// whether it came whole; a whole 200 reply is recorded. It returns the
 // tokens to charge and live's failure.
-func (c *replies) exchange(w http.ResponseWriter, fwd []byte, live func(http.ResponseWriter) (int64, int64, string, bool)) (
-	in, out int64, failure string) {
-	if c == nil || c.off {
+func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
+	live func(http.ResponseWriter) (int64, int64, string, bool)) (in, out int64, failure string) {
+	if c == nil {
 		in, out, failure, _ = live(w)
-		if c != nil {
-			c.sent++
-		}
 		return in, out, failure
 	}
 	sum := sha256.Sum256(append([]byte(c.prefix), fwd...))
-	key, n := hex.EncodeToString(sum[:]), c.seen[hex.EncodeToString(sum[:])]
+	key := hex.EncodeToString(sum[:])
+	n, kind, body, err := c.seen[key], "", []byte(nil), sql.ErrNoRows
 	c.seen[key]++
-	var status int
-	var kind string
-	var body []byte
-	err := c.db.QueryRow(`SELECT status, content_type, body, tokens_in, tokens_out FROM replies WHERE key = ? AND occurrence = ?`,
-		key, n).Scan(&status, &kind, &body, &in, &out)
+	if !c.off {
+		err = c.db.QueryRow(`SELECT content_type, body, tokens_in, tokens_out FROM replies
+			WHERE key = ? AND occurrence = ?`, key, n).Scan(&kind, &body, &in, &out)
+	}
 	if err == nil {
 		c.served, c.servedTokens = c.served+1, c.servedTokens+in+out
 		w.Header().Set("Content-Type", kind)
-		w.WriteHeader(status)
 		for line := range bytes.Lines(body) { // relayed as forward relays: an SSE event at a time
-			w.Write(line)
-			if string(line) == "\n" {
+			if w.Write(line); string(line) == "\n" {
 				http.NewResponseController(w).Flush()
 			}
 		}
 	} else {
 		c.sent++
-		rec := &recorder{ResponseWriter: w}
-		var ok bool
-		in, out, failure, ok = live(rec)
-		if ok && rec.status == http.StatusOK {
-			put(c.db, "replies", "key, occurrence, status, content_type, body, tokens_in, tokens_out, run_id, created_at",
-				key, n, rec.status, rec.Header().Get("Content-Type"), rec.body.Bytes(), in, out, c.run, now())
+		rec, whole := &recorder{ResponseWriter: w}, false
+		if in, out, failure, whole = live(rec); whole && rec.status == http.StatusOK && !c.off {
+			put(c.db, "replies", "key, occurrence, content_type, body, tokens_in, tokens_out, run_id, created_at",
+				key, n, rec.Header().Get("Content-Type"), rec.body.Bytes(), in, out, c.run, now())
 		}
 	}
 	put(c.db, "exchanges", "run_id, seq, key, occurrence, cached", c.run, c.sent+c.served, key, n, err == nil)
@@ -92,7 +86,5 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte, live func(http.Res
 
 // counts fills in what r's proxy sent upstream and served from the record.
 func (c *replies) counts(r *Run) {
-	if c != nil {
-		r.Requests, r.CachedReplies, r.CachedTokens = c.sent, c.served, c.servedTokens
-	}
+	r.Requests, r.CachedReplies, r.CachedTokens = c.sent, c.served, c.servedTokens
 }

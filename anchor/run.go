@@ -55,8 +55,9 @@ type Run struct {
 	Cached        bool  `json:"cached"` // not a column: from the run cache
 }
 
-const runCols = `id, harness_hash, task_hash, task_id, split, model, repeat, budget, memory, score, passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at,
-  requests, cached_replies, cached_tokens`
+const runCols = `id, harness_hash, task_hash, task_id, split, model, repeat, budget, memory, score, passed,
+  total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at, requests,
+  cached_replies, cached_tokens`
 
 func (r *Run) fields() []any {
 	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Split, &r.Model, &r.Repeat, &r.Budget, &r.Memory, &r.Score, &r.Passed, &r.Total,
@@ -156,8 +157,8 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 		},
 		func() { warm, err = WarmCache() },
 		func() {
-			proxy, err = StartProxy(sock, ProxyConfig{API: a.API, Upstream: a.URL, Model: a.ModelName, Key: a.key, Options: a.Options, Budget: a.Budget, Seed: r.Repeat,
-				Replies: cache})
+			proxy, err = StartProxy(sock, ProxyConfig{API: a.API, Upstream: a.URL, Model: a.ModelName, Key: a.key,
+				Options: a.Options, Budget: a.Budget, Seed: r.Repeat, Replies: cache})
 		},
 	} {
 		if err == nil {
@@ -347,13 +348,15 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 
 // evaluate is Evaluate on the split's tasks named in ids, or on all of them
 // when ids is nil.
-func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string, force bool) (splitEval, error) {
+func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string, force bool) (
+	splitEval, error) {
 	dirs, _ := filepath.Glob(filepath.Join(a.Tasks, split, "*", "task.toml"))
 	if split != "train" && split != "holdout" && split != "sealed" || len(dirs) == 0 {
 		return splitEval{}, fmt.Errorf("no tasks in %s; --split is train, holdout or sealed, and --tasks / ANCHOR_TASKS a suite with <split>/<id>/task.toml", filepath.Join(a.Tasks, split))
 	}
 	if ids != nil {
-		dirs = slices.DeleteFunc(dirs, func(d string) bool { return !slices.Contains(ids, filepath.Base(filepath.Dir(d))) })
+		named := func(d string) bool { return slices.Contains(ids, filepath.Base(filepath.Dir(d))) }
+		dirs = slices.DeleteFunc(dirs, func(d string) bool { return !named(d) })
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

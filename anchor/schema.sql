@@ -30,7 +30,7 @@ CREATE INDEX IF NOT EXISTS runs_cache ON runs(harness_hash, task_hash, model, re
 -- generation spent. replies.key hashes model, options, task hash, repeat
 -- and the forwarded request, and occurrence counts that request within a run.
 -- exchanges is the anchor's side record of every request of a run.
-CREATE TABLE IF NOT EXISTS replies(key TEXT, occurrence INTEGER, status INTEGER, content_type TEXT, body BLOB,
+CREATE TABLE IF NOT EXISTS replies(key TEXT, occurrence INTEGER, content_type TEXT, body BLOB,
   tokens_in INTEGER, tokens_out INTEGER, run_id TEXT, created_at TEXT, PRIMARY KEY(key, occurrence));
 CREATE TABLE IF NOT EXISTS exchanges(run_id TEXT, seq INTEGER, key TEXT, occurrence INTEGER, cached INTEGER,
   PRIMARY KEY(run_id, seq));

@@ -7,7 +7,7 @@ import (
 )
 
 // Futile is the predictive probability of acceptance below which the
-// screen stops evaluating a candidate (see docs/ARCHITECTURE.md, "The gate").
+// screen stops evaluating a candidate (see docs/ARCHITECTURE.md, "The cost of a decision").
 const Futile = 0.1
 
 // Batch is the number of tasks of a split of n the screen evaluates at a
@@ -25,38 +25,10 @@ func Batch(n int) int { return max(4, (n+7)/8) }
 // high unit broken at rates drawn from their posteriors (uniform priors)
 // given what was seen, on train and holdout alike. The draws are seeded.
 func Screen(train, trainPost, hold, holdPost []float64, alpha float64, seed uint64) string {
-	best := func(pre, post []float64) []float64 { // every unit left scores 1
-		return append(slices.Clone(post), slices.Repeat([]float64{1}, len(pre)-len(post))...)
-	}
-	_, trainWhy := Gate("train", train, best(train, trainPost), alpha)
-	_, holdWhy := Gate("holdout", hold, best(hold, holdPost), alpha)
-	if why := trainWhy + holdWhy; why != "" {
-		return "cannot pass at best any more: " + why
-	}
-	var low, fixed, high, broken int
-	count := func(pre, post []float64) {
-		for i, p := range post {
-			low, fixed = low+b2i(pre[i] < 1), fixed+b2i(p > pre[i]+1e-9)
-			high, broken = high+b2i(pre[i] > 0), broken+b2i(p < pre[i]-1e-9)
-		}
-	}
-	count(train, trainPost)
-	count(hold, holdPost)
-	rng := rand.New(rand.NewPCG(seed, 22))
-	beta := func(a, b int) float64 { // Beta(a, b) for whole a, b: a ratio of gamma draws
-		x, y := 0.0, 0.0
-		for range a {
-			x += rng.ExpFloat64()
-		}
-		for range b {
-			y += rng.ExpFloat64()
-		}
-		return x / (x + y)
-	}
-	const draws = 400
-	accepts := 0
-	for range draws {
-		fix, brk := beta(1+fixed, 1+low-fixed), beta(1+broken, 1+high-broken)
+	rng := rand.New(rand.NewPCG(seed, 23)) // for the best case; the draws below have their own stream
+	// gate completes both splits, fixing a unit the incumbent failed at rate
+	// fix and breaking one it passed at rate brk, and returns Gate's reasons.
+	gate := func(fix, brk float64) string {
 		complete := func(pre, post []float64) []float64 {
 			out := slices.Clone(post)
 			for _, p := range pre[len(post):] {
@@ -72,7 +44,34 @@ func Screen(train, trainPost, hold, holdPost []float64, alpha float64, seed uint
 		}
 		_, t := Gate("train", train, complete(train, trainPost), alpha)
 		_, h := Gate("holdout", hold, complete(hold, holdPost), alpha)
-		if accepts += b2i(t == "" && h == ""); float64(accepts) > Futile*draws {
+		return t + h
+	}
+	if why := gate(1, 0); why != "" { // every unit left scores 1
+		return "cannot pass at best any more: " + why
+	}
+	rng = rand.New(rand.NewPCG(seed, 22))
+	var low, fixed, high, broken int
+	for _, s := range [][2][]float64{{train, trainPost}, {hold, holdPost}} {
+		for i, p := range s[1] {
+			low, fixed = low+b2i(s[0][i] < 1), fixed+b2i(p > s[0][i]+1e-9)
+			high, broken = high+b2i(s[0][i] > 0), broken+b2i(p < s[0][i]-1e-9)
+		}
+	}
+	beta := func(a, b int) float64 { // Beta(a, b) for whole a, b: a ratio of gamma draws
+		x, y := 0.0, 0.0
+		for range a {
+			x += rng.ExpFloat64()
+		}
+		for range b {
+			y += rng.ExpFloat64()
+		}
+		return x / (x + y)
+	}
+	const draws = 400
+	accepts := 0
+	for range draws {
+		fix, brk := beta(1+fixed, 1+low-fixed), beta(1+broken, 1+high-broken)
+		if accepts += b2i(gate(fix, brk) == ""); accepts > Futile*draws {
 			return "" // not futile: the rest need not be drawn
 		}
 	}

@@ -3,6 +3,7 @@ package anchor
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -175,5 +176,53 @@ func TestScreenOffEvaluatesInFull(t *testing.T) {
 	}
 	if v, _ := e.a.meta("screen"); v != "off" {
 		t.Errorf("the ledger froze screen %q", v)
+	}
+}
+
+// TestEarlyRejection is the early-rejection rule as a table, without a sandbox.
+func TestEarlyRejection(t *testing.T) {
+	third := func(n int) []float64 { // the incumbent passes every third task
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = float64(b2i(i%3 == 0))
+		}
+		return s
+	}
+	train, hold := third(146), third(94)
+	moved := func(pre []float64, n, fix, brk int) []float64 { // the first n units, fix fixed and brk broken
+		post := slices.Clone(pre[:n])
+		for i := range post {
+			switch {
+			case post[i] == 0 && fix > 0:
+				post[i], fix = 1, fix-1
+			case post[i] == 1 && brk > 0:
+				post[i], brk = 0, brk-1
+			}
+		}
+		return post
+	}
+	for _, tt := range []struct {
+		name                string
+		trainPost, holdPost []float64
+		hold                []float64
+		want                string // "" goes on; else a part of the reason
+	}{
+		{"nothing seen goes on", nil, nil, hold, ""},
+		{"a strong start goes on", moved(train, 19, 8, 1), nil, hold, ""},
+		{"a holdout already perfect cannot improve", nil, nil, slices.Repeat([]float64{1}, 94), "cannot pass at best"},
+		{"train lost for good", moved(train, 140, 0, 40), nil, hold, "cannot pass at best"},
+		{"a neutral half of train (as often fixed and broken as a redraw) is futile", moved(train, 73, 16, 16), nil, hold, "futile"},
+		{"a clear gain on train, lost on half of holdout", moved(train, 146, 60, 5), moved(hold, 47, 3, 12), hold, "futile"},
+		{"a clear gain on both goes on", moved(train, 146, 60, 5), moved(hold, 47, 20, 1), hold, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Screen(train, tt.trainPost, tt.hold, tt.holdPost, 0.05, 7)
+			if again := Screen(train, tt.trainPost, tt.hold, tt.holdPost, 0.05, 7); again != got {
+				t.Errorf("the same seed decided twice differently: %q, %q", got, again)
+			}
+			if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+				t.Errorf("Screen = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -289,3 +289,12 @@ func screened(tp, tq, hp, hq []float64, alpha float64, seed uint64) (bool, int) 
 	}
 	return true, len(tp) + len(hp)
 }
+
+// screened is screen's tally as a report row.
+func (s *simulator) screened(su Suite, gain, delta float64, trials int) Screened {
+	tl := s.screen(su, delta, trials)
+	per := func(runs, n int) float64 { return float64(runs) / float64(max(n, 1)) }
+	return Screened{Gain: gain, Trials: trials, Accepts: tl.Accepts, FullAccepts: tl.FullAccepts,
+		RunsPerDecision: per(tl.Runs, trials), FullRunsPerDecision: per(tl.FullRuns, trials),
+		RunsPerReject: per(tl.RejectRuns, trials-tl.Accepts), FullRunsPerReject: per(tl.FullRejectRuns, trials-tl.Accepts)}
+}
