@@ -262,6 +262,7 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	}
 	r.Passed, r.Total, r.TokensIn, r.TokensOut = res.Passed, max(res.Total, 1), res.TokensIn, res.TokensOut
 	r.ExitCode, r.Outcome, r.Error = res.ExitCode, res.Outcome, res.Error
+	r.Requests, r.CachedReplies, r.CachedTokens = res.Requests, res.CachedReplies, res.CachedTokens // the worker's cache
 	a.keepTrace(res.Trace, r)
 }
 

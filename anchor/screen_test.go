@@ -226,3 +226,46 @@ func TestEarlyRejection(t *testing.T) {
 		})
 	}
 }
+
+// A streamed reply is recorded whole and replayed as the same bytes, for
+// both wire formats, and charged its recorded usage; the second occurrence
+// of a request in a run is its own record, not the first's.
+func TestReplyCacheReplaysStreams(t *testing.T) {
+	for _, api := range []string{"openai", "anthropic"} {
+		t.Run(api, func(t *testing.T) {
+			e := newEnv(t)
+			srv, err := fakemodel.Start(fakemodel.Step{Text: "first", In: 11, Out: 3}, fakemodel.Step{Text: "second", In: 13, Out: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(srv.Close)
+			body := `{"messages":[{"role":"user","content":"hi"}],"stream":true,"max_tokens":50}`
+			run := func() (*Proxy, []string, *replies) {
+				cache := &replies{db: e.a.db, run: "r", prefix: "m\x00task\x000\x00", seen: map[string]int{}}
+				p, c := serveProxy(t, ProxyConfig{API: api, Upstream: srv.URL, Model: "m", Key: secret, Budget: 1000, Replies: cache})
+				var got []string
+				for range 2 {
+					resp, out := post(t, c, chatPath(api), body)
+					if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), "text/event-stream") {
+						t.Fatalf("status %d, %s: %s", resp.StatusCode, resp.Header.Get("Content-Type"), out)
+					}
+					got = append(got, out)
+				}
+				return p, got, cache
+			}
+			live, liveOut, _ := run()
+			replay, replayOut, cache := run()
+			if len(srv.Requests()) != 2 || cache.sent != 0 || cache.served != 2 {
+				t.Errorf("upstream saw %d requests, the replay sent %d and served %d", len(srv.Requests()), cache.sent, cache.served)
+			}
+			if liveOut[0] == liveOut[1] || replayOut[0] != liveOut[0] || replayOut[1] != liveOut[1] {
+				t.Errorf("live %q; replayed %q", liveOut, replayOut)
+			}
+			li, lo := live.Used()
+			ri, ro := replay.Used()
+			if li == 0 || li != ri || lo != ro {
+				t.Errorf("live charged %d+%d, the replay %d+%d", li, lo, ri, ro)
+			}
+		})
+	}
+}
