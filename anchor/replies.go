@@ -20,7 +20,7 @@ import (
 // anchor's own probe, and tests of the proxy).
 type replies struct {
 	db           *sql.DB
-	off          bool
+	off, fresh   bool // off: neither served nor recorded; fresh: recorded, not served
 	run, prefix  string
 	seen         map[string]int // occurrences of each request so far in this run
 	sent, served int            // requests sent upstream; replies served from the record
@@ -28,9 +28,10 @@ type replies struct {
 }
 
 // replies returns the cache for run r; with the screen off it only counts.
-func (a *Anchor) replies(r *Run) *replies {
+// A forced run (--force) asks the model again and records what it answers.
+func (a *Anchor) replies(r *Run, force bool) *replies {
 	prefix := fmt.Sprintf("%s\x00%s\x00%d\x00", r.Model, r.TaskHash, r.Repeat)
-	return &replies{db: a.db, off: a.Screen == "off", run: r.ID, prefix: prefix, seen: map[string]int{}}
+	return &replies{db: a.db, off: a.Screen == "off", fresh: force, run: r.ID, prefix: prefix, seen: map[string]int{}}
 }
 
 // recorder is a ResponseWriter that keeps the status and the bytes written.
@@ -60,7 +61,7 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 	key := hex.EncodeToString(sum[:])
 	n, kind, body, err := c.seen[key], "", []byte(nil), sql.ErrNoRows
 	c.seen[key]++
-	if !c.off {
+	if !c.off && !c.fresh {
 		err = c.db.QueryRow(`SELECT content_type, body, tokens_in, tokens_out FROM replies
 			WHERE key = ? AND occurrence = ?`, key, n).Scan(&kind, &body, &in, &out)
 	}

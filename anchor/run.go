@@ -102,7 +102,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		if a.Runner != "" {
 			a.remote(ctx, t, &r, force)
 		} else {
-			a.attempt(ctx, t, &r)
+			a.attempt(ctx, t, &r, force)
 		}
 		r.Total = max(r.Total, 1) // a score is always a number
 		r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(r.Total)
@@ -121,7 +121,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 
 // attempt fills in r: build, agent sandbox, scoring sandbox. What goes
 // wrong is written into r, not returned.
-func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
+func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 	// The agent's sandbox writes only in tmp/agent, its own bounded space;
 	// scoring gets another, so an agent that fills its own (bytes or inodes)
 	// cannot make scoring fail and its loss a redraw.
@@ -149,7 +149,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	}
 	var proxy *Proxy
 	var warm string
-	cache := a.replies(r)
+	cache := a.replies(r, force)
 	for _, step := range []func(){
 		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
 		func() {

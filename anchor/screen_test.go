@@ -70,29 +70,37 @@ func TestResumeAfterKillPaysNothingTwice(t *testing.T) {
 	}
 }
 
-// run runs the task at dir with the head harness.
-func (e *testEnv) run(t *testing.T, dir string, repeat int) Run {
+// run runs the task at dir with harness hash, through the run cache unless forced.
+func (e *testEnv) run(t *testing.T, hash, dir string, repeat int, force bool) Run {
 	t.Helper()
-	head, err := e.a.head()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := e.a.RunTask(ctx(), head.Hash, dir, repeat, true)
+	r, err := e.a.RunTask(ctx(), hash, dir, repeat, force)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-// A run that sends what an earlier run of its task and repeat sent gets
-// the recorded replies and is charged their recorded usage; the upstream
-// sees none of it. The same requests of another task (which differs only
-// in what the harness never sees) or another repeat go upstream.
+// A run that sends what an earlier run of its task and repeat sent (here a
+// harness that differs only in a comment of a tool's code) gets the
+// recorded replies and is charged their recorded usage; the upstream sees
+// none of it. The same requests of another task (which differs only in
+// what the harness never sees) or another repeat go upstream, and so does
+// a forced run (--force asks the model again).
 func TestReplyCacheChargesAndIsolates(t *testing.T) {
 	for _, api := range []string{"openai", "anthropic"} { // anthropic requests carry no seed: the key's repeat tells repeats apart
 		t.Run(api, func(t *testing.T) {
-			e, _ := gateSuite(t, coinModel("never"), addExitTask)
+			e, dir := gateSuite(t, coinModel("never"), addExitTask)
 			e.a.API = api
+			head, err := e.a.head()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tool := readHarness(t, dir, "tools/list_dir.go")
+			writeFiles(t, dir, map[string]string{"tools/list_dir.go": tool + "\n// A note the model never reads.\n"})
+			twin, err := e.a.Snapshot(dir)
+			if err != nil || twin == head.Hash {
+				t.Fatalf("the twin harness: %v", err)
+			}
 			a := addExitTask(t, e.suite, "train", "twin-a")
 			b := addExitTask(t, e.suite, "train", "twin-b")
 			for _, dir := range []string{a, b} { // the same prompt and repo; only the task's id in task.toml differs
@@ -101,15 +109,15 @@ func TestReplyCacheChargesAndIsolates(t *testing.T) {
 			}
 			upstream := func() int { return len(e.srv.Requests()) }
 			n0 := upstream()
-			first := e.run(t, a, 0)
+			first := e.run(t, head.Hash, a, 0, false)
 			n1 := upstream()
-			again := e.run(t, a, 0)
+			again := e.run(t, twin, a, 0, false)
 			n2 := upstream()
 			if first.Requests == 0 || n1-n0 != first.Requests {
 				t.Fatalf("first run: %d requests counted, %d seen upstream", first.Requests, n1-n0)
 			}
 			if n2 != n1 || again.Requests != 0 || again.CachedReplies != first.Requests {
-				t.Errorf("the same run again sent %d requests upstream (%d counted); %d of %d replies from the cache",
+				t.Errorf("the same requests again sent %d upstream (%d counted); %d of %d replies from the cache",
 					n2-n1, again.Requests, again.CachedReplies, first.Requests)
 			}
 			if again.TokensIn != first.TokensIn || again.TokensOut != first.TokensOut || again.CachedTokens != first.TokensIn+first.TokensOut {
@@ -119,7 +127,9 @@ func TestReplyCacheChargesAndIsolates(t *testing.T) {
 			if again.Score != first.Score {
 				t.Errorf("the replayed run scored %v, the live one %v", again.Score, first.Score)
 			}
-			for name, r := range map[string]Run{"another task": e.run(t, b, 0), "another repeat": e.run(t, a, 1)} {
+			others := map[string]Run{"another task": e.run(t, head.Hash, b, 0, false), "another repeat": e.run(t, head.Hash, a, 1, false),
+				"a forced run": e.run(t, twin, a, 0, true)}
+			for name, r := range others {
 				if r.CachedReplies != 0 || r.Requests == 0 {
 					t.Errorf("%s: %d replies from the cache, %d requests upstream; want none and some", name, r.CachedReplies, r.Requests)
 				}
