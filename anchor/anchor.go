@@ -32,6 +32,7 @@ type Anchor struct {
 	Jobs, Repeats                int
 	Budget, Memory               int64
 	Alpha                        float64
+	Screen                       string // "on", or "off" for the full evaluation without the reply cache
 	Out                          io.Writer
 	db                           *sql.DB
 	buildMu                      sync.Mutex
@@ -138,6 +139,8 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	fs.Int64Var(&a.Memory, "memory", DefaultMemory, "bytes of memory one sandbox may use as a whole; frozen for the ledger (ANCHOR_MEMORY)")
 	fs.IntVar(&a.Repeats, "repeats", 1, "init: runs per task and harness, frozen for the ledger (ANCHOR_REPEATS)")
 	fs.Float64Var(&a.Alpha, "alpha", 0.05, "init: the gate's significance level, frozen for the ledger (ANCHOR_ALPHA)")
+	fs.StringVar(&a.Screen, "screen", env("ANCHOR_SCREEN", "on"),
+		"init: on, or off to evaluate in full, frozen for the ledger (ANCHOR_SCREEN)")
 	fs.StringVar(&o.harness, "harness", "head", "init, run, eval, traces: a harness folder, a snapshot hash or head")
 	fs.StringVar(&o.task, "task", "", "run: a task folder")
 	fs.IntVar(&o.repeat, "repeat", 0, "run: the repeat index (the proxy sends it as the seed)")
@@ -169,6 +172,8 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		return nil, nil, fmt.Errorf("MODEL_API=%q is not supported; set it to openai or anthropic", a.API)
 	case a.Options != "" && (!json.Valid([]byte(a.Options)) || !strings.HasPrefix(a.Options, "{")):
 		return nil, nil, errors.New("MODEL_OPTIONS is not a JSON object; fix it or unset it")
+	case a.Screen != "on" && a.Screen != "off":
+		return nil, nil, fmt.Errorf("--screen / ANCHOR_SCREEN=%q: set it to on or off", a.Screen)
 	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 1 || a.Alpha <= 0 || a.Alpha >= 1:
 		return nil, nil, errors.New("--jobs and --budget must be positive, --memory at least 64 MiB, --repeats at least 1, --alpha in (0, 1)")
 	case cmd == "apply" && o.candidate == "":
@@ -205,7 +210,7 @@ func preflight(cmd string) error {
 // frozenSettings are the settings init records for the ledger's life: a
 // run's conditions (budget, memory) and the gate's rule (repeats, alpha).
 // A cached run was measured under them, so they can never change.
-var frozenSettings = []string{"repeats", "alpha", "budget", "memory"}
+var frozenSettings = []string{"repeats", "alpha", "budget", "memory", "screen"}
 
 // frozen holds the ledger to what init recorded (I1 and the gate): the
 // model must match, and so must each frozen setting that is given; one not

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/rand"
+	crand "crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,8 +38,10 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = a.db.Exec(`INSERT OR REPLACE INTO meta VALUES('model', ?), ('repeats', ?), ('alpha', ?), ('budget', ?), ('memory', ?), ('harness_dir', ?)`,
-		a.Model(), strconv.Itoa(a.Repeats), strconv.FormatFloat(a.Alpha, 'g', -1, 64), strconv.FormatInt(a.Budget, 10), strconv.FormatInt(a.Memory, 10), abs)
+	_, err = a.db.Exec(`INSERT OR REPLACE INTO meta VALUES('model', ?), ('repeats', ?), ('alpha', ?),
+		('budget', ?), ('memory', ?), ('harness_dir', ?), ('screen', ?)`, a.Model(), strconv.Itoa(a.Repeats),
+		strconv.FormatFloat(a.Alpha, 'g', -1, 64), strconv.FormatInt(a.Budget, 10), strconv.FormatInt(a.Memory, 10),
+		abs, cmp.Or(a.Screen, "on"))
 	if err != nil {
 		return fmt.Errorf("record the frozen settings: %w", err)
 	}
@@ -58,6 +64,8 @@ func (a *Anchor) newHead(ctx context.Context, g *Gen) error {
 	g.TrainPost, g.HoldoutPost, g.Tokens = &te.Post, &he.Post, train.Tokens+holdout.Tokens
 	g.noteRuns("train", "post", train.Runs)
 	g.noteRuns("holdout", "post", holdout.Runs)
+	g.charge(train)
+	g.charge(holdout)
 	if err := a.putGen(g); err != nil {
 		return err
 	}
@@ -156,6 +164,18 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	}
 	g := Gen{Gen: n, Parent: &head.Gen, DiffHash: hex.EncodeToString(sum[:]), Component: c.Component,
 		Hypothesis: c.Hypothesis, TraceIDs: string(ids), Goal: c.Goal, Decision: "pending"}
+	// The screen's seed is the incumbent's and the diff's: the same candidate
+	// is screened in the same order, so a resumed apply decides as before.
+	seed := sha256.Sum256([]byte(head.Hash + g.DiffHash))
+	g.Seed = new(int64(binary.BigEndian.Uint64(seed[:8]) >> 1))
+	sc := &screening{head: head.Hash, order: map[string][]string{}, pre: map[string][]float64{},
+		post: map[string][]float64{}, preRuns: map[string][]Run{}, postRuns: map[string][]Run{}}
+	sc.named, err = scan(a.db, func(s *string) []any { return []any{s} }, `SELECT DISTINCT task_id FROM runs
+		WHERE split = 'train' AND (id IN (SELECT value FROM json_each(?1))
+		OR task_id IN (SELECT value FROM json_each(?1)))`, g.TraceIDs)
+	if err != nil {
+		return fmt.Errorf("read the candidate's traces: %w", err)
+	}
 	if err := os.WriteFile(a.path("diffs", g.DiffHash+".diff"), diff, 0o644); err != nil {
 		return fmt.Errorf("store the diff: %w", err)
 	}
@@ -166,8 +186,9 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		{"step 1: diff checks", func() (string, error) { return checkDiff(diff, c.Component, manifest(files), files), nil }},
 		{"step 3: task-string detector", func() (string, error) { return a.leak(string(diff), files), nil }},
 		{"step 4: apply and snapshot", func() (string, error) { return a.applyDiff(&g, head.Hash, diff), nil }},
-		{"step 5: evaluate on train", func() (string, error) { return a.compare(ctx, &g, head.Hash, "train") }},
-		{"step 6: evaluate on holdout", func() (string, error) { return a.compare(ctx, &g, head.Hash, "holdout") }},
+		{"step 4b: validity (the candidate builds)", func() (string, error) { return a.valid(ctx, g.Hash) }},
+		{"step 5: evaluate on train", func() (string, error) { return a.compare(ctx, &g, sc, "train") }},
+		{"step 6: evaluate on holdout", func() (string, error) { return a.compare(ctx, &g, sc, "holdout") }},
 	}
 	for _, s := range steps {
 		g.Reason, a.phase = s.name, s.name
@@ -195,23 +216,110 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	return a.refreshWorkingCopy(g.Hash)
 }
 
+// valid is seed 002's validity step when screening: a candidate that does
+// not build is rejected before any task runs, at no model token.
+func (a *Anchor) valid(ctx context.Context, hash string) (string, error) {
+	if _, err := a.build(ctx, hash); a.Screen != "off" && errors.Is(err, errNoBuild) {
+		return "invalid: " + err.Error(), nil
+	} else if a.Screen != "off" {
+		return "", err
+	}
+	return "", nil
+}
+
+// screening is what an apply has seen so far: per split, the task ids in the
+// order of evaluation and the incumbent's and the candidate's scores in it.
+type screening struct {
+	head      string   // the incumbent's hash
+	named     []string // the train tasks the candidate names, evaluated first
+	order     map[string][]string
+	pre, post map[string][]float64
+	// the runs so far, of which the gate decides
+	preRuns, postRuns map[string][]Run
+}
+
 // compare evaluates incumbent and candidate on a split and decides through
-// GateRuns on their runs, grouped; a run that forged its score rejects.
-func (a *Anchor) compare(ctx context.Context, g *Gen, incumbent, split string) (string, error) {
-	pre, err := a.Evaluate(ctx, incumbent, split, false)
-	if err != nil {
-		return "", err
+// GateRuns on their runs, grouped, on the complete split only; a run that
+// forged its score rejects. The incumbent comes first on both splits
+// (from the run cache, as a rule). Screening, the candidate then runs in
+// the generation's seeded order a batch at a time, and stops early to
+// reject: after its first train batch when none of its runs sent the model
+// anything new or scored other than the incumbent's (not activated), and
+// after any batch when Screen says acceptance is out of reach.
+func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split string) (string, error) {
+	for _, s := range []string{"train", "holdout"} {
+		if sc.order[s] != nil {
+			continue
+		}
+		pre, err := a.Evaluate(ctx, sc.head, s, false)
+		if err != nil {
+			return "", err
+		}
+		g.charge(pre)
+		g.noteRuns(s, "pre", pre.Runs)
+		sc.preRuns[s] = pre.Runs
+		ids := slices.Sorted(maps.Keys(pre.Tasks))
+		rng := rand.New(rand.NewPCG(uint64(*g.Seed), uint64(len(s))))
+		rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		named := func(id string) int { return b2i(!slices.Contains(sc.named, id)) }
+		slices.SortStableFunc(ids, func(x, y string) int { return named(x) - named(y) })
+		sc.order[s] = ids
+		for _, id := range ids {
+			sc.pre[s] = append(sc.pre[s], pre.Tasks[id])
+		}
 	}
-	post, err := a.Evaluate(ctx, g.Hash, split, false)
-	if err != nil {
-		return "", err
+	ids, batch := sc.order[split], len(sc.order[split])
+	if a.Screen != "off" {
+		batch = Batch(len(ids))
 	}
-	g.Tokens += post.Tokens
-	g.noteRuns(split, "pre", pre.Runs)
-	g.noteRuns(split, "post", post.Runs)
-	e, reason := GateRuns(split, pre.Runs, post.Runs, a.Alpha)
+	for done := 0; done < len(ids); {
+		part := ids[done:min(len(ids), done+batch)]
+		post, err := a.evaluate(ctx, g.Hash, split, part, false)
+		if err != nil {
+			return "", err
+		}
+		g.charge(post)
+		g.Tokens += post.Tokens
+		g.noteRuns(split, "post", post.Runs)
+		sc.postRuns[split] = append(sc.postRuns[split], post.Runs...)
+		active := false
+		for i, id := range part {
+			sc.post[split] = append(sc.post[split], post.Tasks[id])
+			active = active || math.Abs(post.Tasks[id]-sc.pre[split][done+i]) > 1e-9
+		}
+		for _, r := range post.Runs {
+			active = active || r.Requests > 0
+		}
+		if why := forgery(split, post.Runs); why != "" {
+			g.evidence(split, sc, a.Alpha)
+			return why, nil
+		}
+		done += len(part)
+		g.Stopped = fmt.Sprintf("%s batch %d of %d", split, (done+batch-1)/batch, (len(ids)+batch-1)/batch)
+		why := ""
+		switch {
+		case a.Screen == "off":
+		case split == "train" && done == len(part) && !active:
+			why = fmt.Sprintf("not activated: on its first %d train tasks it sent the model nothing new "+
+				"and scored the same", done)
+		case split == "train" || done < len(ids):
+			why = Screen(sc.pre["train"], sc.post["train"], sc.pre["holdout"], sc.post["holdout"], a.Alpha,
+				uint64(*g.Seed))
+		}
+		if why != "" {
+			g.evidence(split, sc, a.Alpha) // of the tasks evaluated so far
+			return fmt.Sprintf("stopped after %d of %d %s tasks: %s", done, len(ids), split, why), nil
+		}
+	}
+	return g.evidence(split, sc, a.Alpha), nil
+}
+
+// evidence records the gate's evidence on the runs of split evaluated so
+// far (GateRuns, over groups) and returns its rejection reason, or "".
+func (g *Gen) evidence(split string, sc *screening, alpha float64) string {
+	e, reason := GateRuns(split, sc.preRuns[split], sc.postRuns[split], alpha)
 	g.record(split, e)
-	return cmp.Or(forgery(split, post.Runs), reason), nil
+	return reason
 }
 
 // record writes a split's evidence into g.
@@ -244,6 +352,18 @@ func forgery(split string, runs []Run) string {
 		}
 	}
 	return ""
+}
+
+// charge adds what an evaluation's runs cost to the generation.
+func (g *Gen) charge(e splitEval) {
+	for _, r := range e.Runs {
+		if r.Cached {
+			g.RunsCached++
+			continue
+		}
+		g.Runs, g.Requests = g.Runs+1, g.Requests+r.Requests
+		g.Upstream += r.TokensIn + r.TokensOut - r.CachedTokens
+	}
 }
 
 // checkDiff applies steps 1 and 2 of the rule, reading the diff with git's
@@ -288,7 +408,7 @@ func checkDiff(diff []byte, component string, editable []string, files map[strin
 // snapshot and stores the result as g's harness. It returns a rejection
 // reason: a diff that does not apply, or one that changes nothing.
 func (a *Anchor) applyDiff(g *Gen, hash string, diff []byte) string {
-	dir := a.path("tmp", "apply-"+rand.Text())
+	dir := a.path("tmp", "apply-"+crand.Text())
 	defer os.RemoveAll(dir)
 	files, err := a.readSnapshot(hash)
 	if err == nil {

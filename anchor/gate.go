@@ -64,9 +64,16 @@ func SignTest(fixed, broken int) float64 {
 
 // GateRuns decides a split through Gate over groups of tasks: a task's
 // score is the mean of its runs, a group's the mean of its tasks', and the
-// incumbent's and the candidate's groups are paired by name. Apply's
-// compare and anchor verify both decide through it.
+// incumbent's and the candidate's groups are paired by name. Only the
+// incumbent's runs of tasks the candidate ran count (a screened apply that
+// stopped early ran some). Apply's compare and anchor verify both decide
+// through it.
 func GateRuns(split string, pre, post []Run, alpha float64) (Evidence, string) {
+	ran := map[string]bool{}
+	for _, r := range post {
+		ran[r.TaskID] = true
+	}
+	pre = slices.DeleteFunc(slices.Clone(pre), func(r Run) bool { return !ran[r.TaskID] })
 	before, after := groupMeans(pre), groupMeans(post)
 	var b, a []float64
 	for _, g := range slices.Sorted(maps.Keys(after)) {

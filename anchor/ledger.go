@@ -91,17 +91,25 @@ type Gen struct {
 	TrainFixed, TrainBroken, HoldoutFixed, HoldoutBroken           *int
 	Tokens                                                         int64
 	CreatedAt                                                      string
-	Head                                                           bool // not a column: whether it is the head now
+	// The cost of the decision: agent runs made and served by the run
+	// cache, upstream requests and tokens, where the screen stopped, its seed.
+	Runs, RunsCached, Requests int
+	Upstream                   int64
+	Stopped                    string
+	Seed                       *int64
+	Head                       bool // not a column: whether it is the head now
 }
 
 const genCols = `gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, goal, decision, reason,
   train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed,
-  holdout_broken, holdout_p, tokens, created_at, run_ids`
+  holdout_broken, holdout_p, tokens, created_at, run_ids,
+  runs, runs_cached, requests, upstream_tokens, stopped, screen_seed`
 
 func (g *Gen) fields() []any {
 	return []any{&g.Gen, &g.Parent, &g.Hash, &g.DiffHash, &g.Component, &g.Hypothesis, &g.TraceIDs, &g.Goal, &g.Decision, &g.Reason,
 		&g.TrainPre, &g.TrainPost, &g.HoldoutPre, &g.HoldoutPost, &g.TrainFixed, &g.TrainBroken, &g.TrainP,
-		&g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt, &g.RunIDs}
+		&g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt, &g.RunIDs,
+		&g.Runs, &g.RunsCached, &g.Requests, &g.Upstream, &g.Stopped, &g.Seed}
 }
 
 // putGen writes a generation row. Apply calls it after every step (I4); a
@@ -165,8 +173,11 @@ func (a *Anchor) Log(asJSON bool) error {
 		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)), iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post)))
 			|| iif(` + s + `_p IS NULL, '', printf(' (+%d -%d p=%.3f)', ` + s + `_fixed, ` + s + `_broken, ` + s + `_p))`
 	}
+	cost := `printf(' [cost: %d runs, %d cached, %d requests, %d upstream tokens%s]', runs, runs_cached,
+		requests, upstream_tokens, iif(stopped = '', '', '; stopped at ' || stopped))`
 	rows, err := a.db.Query(`SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen, iif(gen = (SELECT gen FROM head), ' *', '  '),
-		decision, ` + split("train") + `, ` + split("holdout") + `, component, reason) FROM generations ORDER BY gen`)
+		decision, ` + split("train") + `, ` + split("holdout") + `, component, reason) || ` + cost + `
+		FROM generations ORDER BY gen`)
 	if err != nil {
 		return err
 	}

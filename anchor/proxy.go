@@ -31,6 +31,7 @@ type ProxyConfig struct {
 	API, Upstream, Model, Key, Options string
 	Budget                             int64
 	Seed                               int
+	Replies                            *replies // the reply cache of the run, or nil
 }
 
 // Proxy is a run's only way to the model: an HTTP server on a unix socket
@@ -162,7 +163,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, "invalid_request_error", err.Error())
 		return
 	}
-	in, out, failure := p.forward(w, r, fwd, est, left-est)
+	in, out, failure := p.c.Replies.exchange(w, fwd, func(w http.ResponseWriter) (int64, int64, string, bool) {
+		in, out, failure := p.forward(w, r, fwd, est, left-est)
+		return in, out, failure, failure == "" && r.Context().Err() == nil
+	})
 	p.in.Add(in)
 	p.out.Add(out)
 	p.failure.Store(&failure)

@@ -49,16 +49,22 @@ type Run struct {
 	Outcome     string  `json:"outcome"`
 	Error       string  `json:"error"`
 	CreatedAt   string  `json:"created_at"`
-	Cached      bool    `json:"cached"` // not a column
+	// Requests went upstream; CachedReplies (charged CachedTokens) came
+	// from the reply cache.
+	Requests      int   `json:"requests"`
+	CachedReplies int   `json:"cached_replies"`
+	CachedTokens  int64 `json:"cached_tokens"`
+	Cached        bool  `json:"cached"` // not a column: from the run cache
 }
 
 const runCols = `id, harness_hash, task_hash, task_id, group_id, split, model, repeat, budget, memory, score,
-  passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at`
+  passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at, requests,
+  cached_replies, cached_tokens`
 
 func (r *Run) fields() []any {
 	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Group, &r.Split, &r.Model, &r.Repeat,
 		&r.Budget, &r.Memory, &r.Score, &r.Passed, &r.Total, &r.TokensIn, &r.TokensOut, &r.WallMS, &r.ExitCode,
-		&r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt}
+		&r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt, &r.Requests, &r.CachedReplies, &r.CachedTokens}
 }
 
 // RunTask runs harness hash on the task in dir (one repeat), or returns the
@@ -98,7 +104,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		if a.Runner != "" {
 			a.remote(ctx, t, &r, force)
 		} else {
-			a.attempt(ctx, t, &r)
+			a.attempt(ctx, t, &r, force)
 		}
 		r.Total = max(r.Total, 1) // a score is always a number
 		r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(r.Total)
@@ -118,7 +124,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 
 // attempt fills in r: build, agent sandbox, scoring sandbox. What goes
 // wrong is written into r, not returned.
-func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
+func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 	// The agent's sandbox writes only in tmp/agent, its own bounded space;
 	// scoring gets another, so an agent that fills its own (bytes or inodes)
 	// cannot make scoring fail and its loss a redraw.
@@ -146,6 +152,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	}
 	var proxy *Proxy
 	var warm string
+	cache := a.replies(r, force)
 	for _, step := range []func(){
 		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
 		func() {
@@ -153,7 +160,8 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 		},
 		func() { warm, err = WarmCache() },
 		func() {
-			proxy, err = StartProxy(sock, ProxyConfig{API: a.API, Upstream: a.URL, Model: a.ModelName, Key: a.key, Options: a.Options, Budget: a.Budget, Seed: r.Repeat})
+			proxy, err = StartProxy(sock, ProxyConfig{API: a.API, Upstream: a.URL, Model: a.ModelName, Key: a.key,
+				Options: a.Options, Budget: a.Budget, Seed: r.Repeat, Replies: cache})
 		},
 	} {
 		if err == nil {
@@ -169,6 +177,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run) {
 	code, out, timedOut, err := box.Run(ctx)
 	proxy.Close()
 	r.TokensIn, r.TokensOut = proxy.Used()
+	cache.counts(r)
 	r.ExitCode = code
 	switch {
 	case err != nil || ctx.Err() != nil:
@@ -267,6 +276,7 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	}
 	r.Passed, r.Total, r.TokensIn, r.TokensOut = res.Passed, max(res.Total, 1), res.TokensIn, res.TokensOut
 	r.ExitCode, r.Outcome, r.Error = res.ExitCode, res.Outcome, res.Error
+	r.Requests, r.CachedReplies, r.CachedTokens = res.Requests, res.CachedReplies, res.CachedTokens // the worker's cache
 	a.keepTrace(res.Trace, r)
 }
 
@@ -348,9 +358,20 @@ type splitEval struct {
 // through the run cache, records an evals row and returns the result. The
 // first infrastructure failure stops it. A line per run goes to stderr.
 func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (splitEval, error) {
+	return a.evaluate(ctx, hash, split, nil, force)
+}
+
+// evaluate is Evaluate on the split's tasks named in ids, or on all of them
+// when ids is nil.
+func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string, force bool) (
+	splitEval, error) {
 	dirs, _ := filepath.Glob(filepath.Join(a.Tasks, split, "*", "task.toml"))
 	if split != "train" && split != "holdout" && split != "sealed" || len(dirs) == 0 {
 		return splitEval{}, fmt.Errorf("no tasks in %s; --split is train, holdout or sealed, and --tasks / ANCHOR_TASKS a suite with <split>/<id>/task.toml", filepath.Join(a.Tasks, split))
+	}
+	if ids != nil {
+		named := func(d string) bool { return slices.Contains(ids, filepath.Base(filepath.Dir(d))) }
+		dirs = slices.DeleteFunc(dirs, func(d string) bool { return !named(d) })
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -30,3 +30,20 @@ CREATE INDEX IF NOT EXISTS runs_cache ON runs(harness_hash, task_hash, model, re
 -- was decided on, as JSON {"train pre": [run ids], ...}.
 ALTER TABLE runs ADD COLUMN group_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE generations ADD COLUMN run_ids TEXT NOT NULL DEFAULT '';
+-- The cost of a decision (issue 22): the reply cache, and what each run and
+-- generation spent. replies.key hashes model, options, task hash, repeat
+-- and the forwarded request, and occurrence counts that request within a run.
+-- exchanges is the anchor's side record of every request of a run.
+CREATE TABLE IF NOT EXISTS replies(key TEXT, occurrence INTEGER, content_type TEXT, body BLOB,
+  tokens_in INTEGER, tokens_out INTEGER, run_id TEXT, created_at TEXT, PRIMARY KEY(key, occurrence));
+CREATE TABLE IF NOT EXISTS exchanges(run_id TEXT, seq INTEGER, key TEXT, occurrence INTEGER, cached INTEGER,
+  PRIMARY KEY(run_id, seq));
+ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN cached_replies INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE generations ADD COLUMN runs INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE generations ADD COLUMN runs_cached INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE generations ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE generations ADD COLUMN upstream_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE generations ADD COLUMN stopped TEXT NOT NULL DEFAULT '';
+ALTER TABLE generations ADD COLUMN screen_seed INTEGER;

@@ -103,15 +103,18 @@ func (a *Anchor) rederive(g Gen, c *Certificate) string {
 	} else if runs["train pre"] != nil {
 		d.Decision = "accept"
 	}
-	if got, want := d.evidence(), g.evidence(); got != want || d.Decision != g.Decision || d.Reason != g.Reason {
+	if strings.HasPrefix(g.Reason, "stopped after ") { // the screen rejected early: its draw is not re-derived
+		d.Decision, d.Reason = "reject", g.Reason
+	}
+	if got, want := d.recorded(), g.recorded(); got != want || d.Decision != g.Decision || d.Reason != g.Reason {
 		return fmt.Sprintf("the ledger says %s %s (%s), re-derived %s %s (%s)", g.Decision, want, g.Reason,
 			d.Decision, got, d.Reason)
 	}
 	return ""
 }
 
-// evidence is g's record of the gate, as JSON.
-func (g Gen) evidence() string {
+// recorded is g's record of the gate, as JSON.
+func (g Gen) recorded() string {
 	train := []any{g.TrainPre, g.TrainPost, g.TrainFixed, g.TrainBroken, g.TrainP}
 	b, _ := json.Marshal(map[string]any{"train": train, "holdout": []any{g.HoldoutPre, g.HoldoutPost,
 		g.HoldoutFixed, g.HoldoutBroken, g.HoldoutP}})

@@ -42,6 +42,8 @@ type Config struct {
 	// Each task's group, in task order (from ratchet plan --tasks): the
 	// gate's units. Ignored when a split's size does not match.
 	TrainGroups, HoldoutGroups []string
+
+	ScreenTrials int // simulated applies per figure of the screen (200)
 }
 
 // Report is a plan. JSON names are snake_case.
@@ -69,6 +71,7 @@ type Report struct {
 	MDE           *float64   `json:"mde"`         // smallest gain detected with the target power; null: none
 	Gains         []GainPlan `json:"gains"`
 	AA            *AA        `json:"aa,omitempty"`
+	Screen        []Screened `json:"screen"` // what anchor apply's screen costs and keeps: A/A first, then each gain
 	Notes         []string   `json:"notes"`
 }
 
@@ -81,6 +84,19 @@ type GainPlan struct {
 	HoldoutPass        *float64 `json:"holdout_pass"`         // share with the holdout mean up and p <= alpha
 	HoldoutTasksNeeded *int     `json:"holdout_tasks_needed"` // at this K
 	RepeatsNeeded      *int     `json:"repeats_needed"`       // at this holdout size
+}
+
+// Screened is the screen of `anchor apply` on one gain (0: the A/A game),
+// simulated on the same draws screened and in full (ANCHOR_SCREEN=off).
+type Screened struct {
+	Gain                float64 `json:"gain"`
+	Trials              int     `json:"trials"`
+	Accepts             int     `json:"accepts"`
+	FullAccepts         int     `json:"full_accepts"`
+	RunsPerDecision     float64 `json:"runs_per_decision"`
+	FullRunsPerDecision float64 `json:"full_runs_per_decision"`
+	RunsPerReject       float64 `json:"runs_per_reject"`
+	FullRunsPerReject   float64 `json:"full_runs_per_reject"`
 }
 
 // AA is the A/A game: candidates drawn from the same pass rates as the head.
@@ -155,6 +171,11 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 			gp.RepeatsNeeded = &k
 		}
 		r.Gains = append(r.Gains, gp)
+	}
+	for _, g := range append([]float64{0}, c.Gains...) {
+		if delta, ok := logitShift(su.Holdout, g); ok {
+			r.Screen = append(r.Screen, sim.screened(su, g, delta, cmp.Or(c.ScreenTrials, 200)))
+		}
 	}
 	if c.AA > 0 {
 		tl := sim.play(su, 0, c.AA)
@@ -309,6 +330,15 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.AA != nil {
 		fmt.Fprintf(&b, "\nA/A: %d of %d candidates that change nothing accepted: false-accept rate %.4f ± %.4f (alpha %g;\n     train up %s, holdout side alone %s)\n",
 			r.AA.Accepts, r.AA.Trials, r.AA.FalseAcceptRate, r.AA.StdErr, r.Alpha, percent(r.AA.TrainUp), percent(r.AA.HoldoutPass))
+	}
+	if len(r.Screen) > 0 {
+		fmt.Fprintf(&b, "\nanchor apply's screen (ANCHOR_SCREEN=on), against the full evaluation (off), on the same draws:\n")
+		fmt.Fprintf(&b, "%-6s %-17s %-26s %s\n", "gain", "accepted", "runs per decision", "runs per rejection")
+		for _, s := range r.Screen {
+			fmt.Fprintf(&b, "%-6s %-17s %-26s %s\n", fmt.Sprintf("+%.0f", 100*s.Gain), fmt.Sprintf("%d vs %d of %d", s.Accepts, s.FullAccepts, s.Trials),
+				fmt.Sprintf("%.1f vs %.1f (%.0f%%)", s.RunsPerDecision, s.FullRunsPerDecision, 100*s.RunsPerDecision/s.FullRunsPerDecision),
+				fmt.Sprintf("%.1f vs %.1f", s.RunsPerReject, s.FullRunsPerReject))
+		}
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)

@@ -256,3 +256,81 @@ func smallest(lo, limit int, ok func(int) bool) (int, bool) {
 	}
 	return x, true
 }
+
+// screenTally is what the anchor's screen does over simulated applies:
+// accepts and agent runs, screened and in full (ANCHOR_SCREEN=off), on the
+// same draws, so a screened accept is always a full one too.
+type screenTally struct {
+	Trials, Accepts, FullAccepts int
+	Runs, FullRuns               int // over all trials
+	RejectRuns, FullRejectRuns   int // over the trials the screen rejected
+}
+
+// screen plays trials applies as play does and decides each twice: in full
+// (train, then holdout when train rose) and screened as `anchor apply`
+// screens, each split in a random order, anchor.Batch tasks at a time,
+// stopped when anchor.Screen rejects.
+func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
+	train, hold := shifted(su.Train, delta), shifted(su.Holdout, delta)
+	tl := screenTally{Trials: trials}
+	for t := range trials {
+		rng := rand.New(rand.NewPCG(s.seed, uint64(t)))
+		draw := func(p float64) float64 {
+			c := 0
+			for range su.K {
+				c += b2i(rng.Float64() < p)
+			}
+			return float64(c) / float64(su.K)
+		}
+		pairs := func(pre, post []float64) ([]float64, []float64) { // drawn in a random order
+			a, b := make([]float64, len(pre)), make([]float64, len(pre))
+			for n, i := range rng.Perm(len(pre)) {
+				a[n], b[n] = draw(pre[i]), draw(post[i])
+			}
+			return a, b
+		}
+		tp, tq := pairs(su.Train, train)
+		hp, hq := pairs(su.Holdout, hold)
+		_, trainWhy := anchor.Gate("train", tp, tq, su.Alpha)
+		_, holdWhy := anchor.Gate("holdout", hp, hq, su.Alpha)
+		full := su.K * (len(tp) + b2i(trainWhy == "")*len(hp))
+		accept, runs := screened(tp, tq, hp, hq, su.Alpha, rng.Uint64())
+		accept = accept && trainWhy == "" && holdWhy == ""
+		tl.Accepts, tl.FullAccepts = tl.Accepts+b2i(accept), tl.FullAccepts+b2i(trainWhy == "" && holdWhy == "")
+		tl.Runs, tl.FullRuns = tl.Runs+su.K*runs, tl.FullRuns+full
+		if !accept {
+			tl.RejectRuns, tl.FullRejectRuns = tl.RejectRuns+su.K*runs, tl.FullRejectRuns+full
+		}
+	}
+	return tl
+}
+
+// screened is the screen of `anchor apply` on paired scores already in the
+// order of evaluation: whether it lets the candidate reach the gate on
+// both complete splits, and the tasks it evaluated.
+func screened(tp, tq, hp, hq []float64, alpha float64, seed uint64) (bool, int) {
+	for done := anchor.Batch(len(tp)); len(tp) > 0; done += anchor.Batch(len(tp)) { // no train: only holdout
+		done = min(done, len(tp))
+		if anchor.Screen(tp, tq[:done], hp, nil, alpha, seed) != "" {
+			return false, done
+		}
+		if done == len(tp) {
+			break
+		}
+	}
+	for done := anchor.Batch(len(hp)); done < len(hp); done += anchor.Batch(len(hp)) {
+		if anchor.Screen(tp, tq, hp, hq[:done], alpha, seed) != "" {
+			return false, len(tp) + done
+		}
+	}
+	return true, len(tp) + len(hp)
+}
+
+// screened is screen's tally as a report row.
+func (s *simulator) screened(su Suite, gain, delta float64, trials int) Screened {
+	tl := s.screen(su, delta, trials)
+	per := func(runs, n int) float64 { return float64(runs) / float64(max(n, 1)) }
+	return Screened{Gain: gain, Trials: trials, Accepts: tl.Accepts, FullAccepts: tl.FullAccepts,
+		RunsPerDecision: per(tl.Runs, trials), FullRunsPerDecision: per(tl.FullRuns, trials),
+		RunsPerReject: per(tl.RejectRuns, trials-tl.Accepts), FullRunsPerReject: per(tl.FullRejectRuns, trials-tl.Accepts)}
+}

@@ -47,9 +47,9 @@ var (
 func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch p := r.URL.Path; {
 	case p == "/api/generations":
-		h.rows(w, r, `SELECT gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, goal, decision, reason,
-			train_pre, train_post, train_fixed, train_broken, train_p, holdout_pre, holdout_post, holdout_fixed, holdout_broken, holdout_p,
-			tokens, created_at, gen = (SELECT gen FROM head) AS head FROM generations ORDER BY gen`)
+		// Every column, so the cost of a decision (runs, runs_cached, requests,
+		// upstream_tokens, stopped) shows where the ledger has it.
+		h.rows(w, r, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations ORDER BY gen`)
 	case p == "/api/matrix":
 		// The latest run of each task and repeat for each generation's
 		// harness; runs lost to the infrastructure are no score. Only

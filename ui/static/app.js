@@ -91,6 +91,13 @@ function noiseFloor(info) {
     el("b", {}, "Holdout consulted: "), `${info.holdout_consults ?? 0} decision(s) since the last sealed exam`);
 }
 
+// cost is what a decision spent (a ledger from before issue 22 has no such columns).
+function cost(g) {
+  if (g.runs == null) return "–";
+  const stop = g.stopped ? `; stopped at ${g.stopped}` : "";
+  return `${g.runs} runs, ${g.runs_cached} from the cache, ${g.requests} model requests, ${g.upstream_tokens} upstream tokens${stop}`;
+}
+
 async function generations() {
   const [gens, info] = await Promise.all([get("/api/generations"), get("/api/head")]);
   status.textContent = `${gens.length} generations`;
@@ -102,6 +109,7 @@ async function generations() {
       el("td", {}, pair(g.holdout_pre, g.holdout_post), el("br", {}), evidence(g, "holdout")),
       el("td", {}, g.component || ""),
       el("td", { class: "goal" }, g.goal || ""),
+      el("td", { class: "cost" }, cost(g)),
       el("td", {}, g.reason || "")));
   view.replaceChildren(
     el("h2", {}, "Scores by generation"),
@@ -110,7 +118,7 @@ async function generations() {
     headCard(info),
     el("h2", {}, "Generations"),
     el("table", { id: "generations" },
-      el("tr", {}, ["gen", "decision", "train (+fixed −broken · p)", "holdout (+fixed −broken · p)", "component", "goal", "reason"].map((h) => el("th", {}, h))), rows));
+      el("tr", {}, ["gen", "decision", "train (+fixed −broken · p)", "holdout (+fixed −broken · p)", "component", "goal", "cost", "reason"].map((h) => el("th", {}, h))), rows));
 }
 
 async function generation(n) {
@@ -134,6 +142,7 @@ async function generation(n) {
       el("p", {}, el("b", {}, "Component: "), g.component || "–", "   ", el("b", {}, "Parent: "), g.parent_gen == null ? "–" : el("a", { href: `#/gen/${g.parent_gen}` }, g.parent_gen)),
       el("p", { id: "gate-train" }, el("b", {}, "Train: "), pair(g.train_pre, g.train_post), gate("train")),
       el("p", { id: "gate-holdout" }, el("b", {}, "Holdout: "), pair(g.holdout_pre, g.holdout_post), gate("holdout")),
+      el("p", { id: "cost" }, el("b", {}, "Cost: "), cost(g)),
       el("p", { id: "gen-tokens" }, el("b", {}, "Tokens: "), g.tokens,
         el("span", { class: "note" }, " (the anchor's runs that judged this generation; ratchet evolve --history adds the evolver's own run)"),
         "   ", el("b", {}, "Repeats: "), info.repeats == null ? "–" : info.repeats),

@@ -1,0 +1,31 @@
+package plan
+
+import (
+	"math"
+	"testing"
+)
+
+// The screen only adds rejections: on the same draws, every screened accept
+// is an accept of the full evaluation. At the pass rates of the anchor's
+// BenchmarkScreenedSession (train 0.32, holdout 0.39, 146 and 94 tasks) it
+// also logs what docs/BENCHMARKS.md compares with that benchmark: runs per
+// decision and accepts, screened and in full, for a neutral candidate and
+// for one that raises every rate from 0.3 to 0.6.
+func TestScreenOnlyRejects(t *testing.T) {
+	su := Suite{Train: assumed(0.32, 146), Holdout: assumed(0.39, 94), K: 1, Alpha: 0.05}
+	sim := newSimulator(5, 0)
+	for _, delta := range []float64{0, math.Log(0.6/0.4) - math.Log(0.3/0.7)} {
+		tl := sim.screen(su, delta, 150)
+		t.Logf("logit step %.2f: accepted %d screened, %d in full, of %d; runs per decision %.1f screened, %.1f in full; "+
+			"per rejection %.1f, %.1f", delta, tl.Accepts, tl.FullAccepts, tl.Trials, float64(tl.Runs)/float64(tl.Trials),
+			float64(tl.FullRuns)/float64(tl.Trials), float64(tl.RejectRuns)/float64(max(1, tl.Trials-tl.Accepts)),
+			float64(tl.FullRejectRuns)/float64(max(1, tl.Trials-tl.Accepts)))
+		if tl.Accepts > tl.FullAccepts {
+			t.Errorf("the screen accepted %d, the full evaluation %d on the same draws", tl.Accepts, tl.FullAccepts)
+		}
+		if delta == 0 && tl.RejectRuns*2 > tl.FullRejectRuns {
+			t.Errorf("a neutral candidate's rejection cost %d runs screened, %d in full: the screen saves too little",
+				tl.RejectRuns, tl.FullRejectRuns)
+		}
+	}
+}
