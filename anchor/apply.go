@@ -86,13 +86,16 @@ func (a *Anchor) Rollback(ctx context.Context, gen int) error {
 		return err
 	}
 	if len(gs) == 0 {
-		return fmt.Errorf("generation %d was never a head; pick a baseline, accept or rollback generation from anchor log", gen)
+		return fmt.Errorf("generation %d was never a head; "+
+			"pick a baseline, accept or rollback generation from anchor log", gen)
 	}
 	n, err := a.nextGen()
 	if err != nil {
 		return err
 	}
-	return a.newHead(ctx, &Gen{Gen: n, Parent: &head.Gen, Hash: gs[0].Hash, Decision: "rollback", Reason: fmt.Sprintf("rollback to generation %d", gen)})
+	reason := fmt.Sprintf("rollback to generation %d", gen)
+	g := &Gen{Gen: n, Parent: &head.Gen, Hash: gs[0].Hash, Decision: "rollback", Reason: reason}
+	return a.newHead(ctx, g)
 }
 
 // candidate is what the evolver submits.
@@ -113,13 +116,15 @@ func readCandidate(path string) (candidate, []byte, error) {
 		return c, nil, fmt.Errorf("read candidate: %w; nothing was recorded", err)
 	}
 	if err := json.Unmarshal(b, &c); err != nil {
-		return c, nil, fmt.Errorf("read candidate %s: want JSON {diff, component, hypothesis, trace_ids, goal}: %v; nothing was recorded", path, err)
+		return c, nil, fmt.Errorf("read candidate %s: want JSON {diff, component, hypothesis, trace_ids, goal}: "+
+			"%v; nothing was recorded", path, err)
 	}
 	if c.Component == "" || c.Diff == "" {
 		return c, nil, fmt.Errorf("read candidate %s: diff and component are required; nothing was recorded", path)
 	}
 	if !filepath.IsLocal(c.Diff) {
-		return c, nil, fmt.Errorf("read candidate %s: diff %q must be a path inside the candidate's folder; nothing was recorded", path, c.Diff)
+		return c, nil, fmt.Errorf("read candidate %s: diff %q must be a path inside the candidate's folder; "+
+			"nothing was recorded", path, c.Diff)
 	}
 	root, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
@@ -183,7 +188,9 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		name  string
 		check func() (string, error)
 	}{
-		{"step 1: diff checks", func() (string, error) { return checkDiff(diff, c.Component, manifest(files), files), nil }},
+		{"step 1: diff checks", func() (string, error) {
+			return checkDiff(diff, c.Component, manifest(files), files), nil
+		}},
 		{"step 3: task-string detector", func() (string, error) { return a.leak(string(diff), files), nil }},
 		{"step 4: apply and snapshot", func() (string, error) { return a.applyDiff(&g, head.Hash, diff), nil }},
 		{"step 4b: validity (the candidate builds)", func() (string, error) { return a.valid(ctx, g.Hash) }},
@@ -208,7 +215,8 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	}
 	g.Decision = "accept"
 	g.Reason = fmt.Sprintf("train %.3f -> %.3f, holdout %.3f -> %.3f: %d fixed, %d broken, p = %.3f ≤ %g",
-		*g.TrainPre, *g.TrainPost, *g.HoldoutPre, *g.HoldoutPost, *g.HoldoutFixed, *g.HoldoutBroken, *g.HoldoutP, a.Alpha)
+		*g.TrainPre, *g.TrainPost, *g.HoldoutPre, *g.HoldoutPost, *g.HoldoutFixed, *g.HoldoutBroken, *g.HoldoutP,
+		a.Alpha)
 	if err := a.putGen(&g); err != nil {
 		return err
 	}
@@ -435,6 +443,7 @@ func (a *Anchor) applyDiff(g *Gen, hash string, diff []byte) string {
 func gitApply(diff []byte, dir string, flags ...string) *exec.Cmd {
 	args := append([]string{"apply"}, flags...)
 	cmd := exec.Command("git", append(args, "-")...)
-	cmd.Dir, cmd.Stdin, cmd.Env = cmp.Or(dir, "/"), bytes.NewReader(diff), append(os.Environ(), "GIT_DIR=/nonexistent")
+	cmd.Dir, cmd.Stdin = cmp.Or(dir, "/"), bytes.NewReader(diff)
+	cmd.Env = append(os.Environ(), "GIT_DIR=/nonexistent")
 	return cmd
 }

@@ -61,7 +61,8 @@ func StartProxy(sock string, c ProxyConfig) (*Proxy, error) {
 	p.header = http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + c.Key}}
 	if c.API == "anthropic" {
 		p.path = "/v1/messages"
-		p.header = http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {c.Key}, "Anthropic-Version": {"2023-06-01"}}
+		p.header = http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {c.Key},
+			"Anthropic-Version": {"2023-06-01"}}
 		p.wire = anthropicWire()
 	}
 	dec := json.NewDecoder(strings.NewReader(cmp.Or(c.Options, "{}")))
@@ -137,7 +138,8 @@ func refuse(w http.ResponseWriter, code int, kind, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("x-should-retry", "false")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]string{"type": kind, "message": msg}})
+	body := map[string]any{"type": "error", "error": map[string]string{"type": kind, "message": msg}}
+	json.NewEncoder(w).Encode(body)
 }
 
 // ServeHTTP serves one chat request, holding the proxy for the whole
@@ -155,7 +157,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// token of a byte ("1,1,1,..." comes close).
 	left, est := p.c.Budget-p.in.Load()-p.out.Load(), int64(len(body))
 	if est >= left {
-		refuse(w, http.StatusTooManyRequests, "budget_exhausted", fmt.Sprintf("the run's token budget is spent (%d tokens left)", max(left, 0)))
+		msg := fmt.Sprintf("the run's token budget is spent (%d tokens left)", max(left, 0))
+		refuse(w, http.StatusTooManyRequests, "budget_exhausted", msg)
 		return
 	}
 	fwd, err := p.rewrite(body, left-est)
@@ -196,7 +199,9 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 	// max_tokens is always set, as Ollama reads no other; the other limits
 	// are capped where given (llama.cpp's server prefers n_predict), and so
 	// are n, the number of replies, and vLLM's best_of, the number drawn.
-	for k, most := range map[string]int64{"max_tokens": limit, "max_completion_tokens": limit, "n_predict": limit, "n": 1, "best_of": 1} {
+	caps := map[string]int64{"max_tokens": limit, "max_completion_tokens": limit, "n_predict": limit,
+		"n": 1, "best_of": 1}
+	for k, most := range caps {
 		if n := positive(req[k]); n > 0 || k == "max_tokens" {
 			req[k] = min(cmp.Or(n, most), most)
 		}
@@ -235,7 +240,8 @@ func (p *Proxy) send(ctx context.Context, body []byte) (*http.Response, error) {
 // one that may have been served without a complete usage report (cut off,
 // or with none, or no reply at all) is charged at least est and limit. A
 // status of 300 or more serves none, and an upstream never reached none.
-func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est, limit int64) (in, out int64, failure string) {
+func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est, limit int64) (
+	in, out int64, failure string) {
 	resp, err := p.send(r.Context(), body)
 	if err != nil {
 		failure = p.secret.Replace("model server unreachable: " + err.Error())
@@ -259,7 +265,8 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 	// usage is counted and the credential scrubbed as it goes. A reply that
 	// is one JSON document, maybe over many lines, is counted whole at the end.
 	var whole bytes.Buffer
-	br := bufio.NewReader(io.TeeReader(http.MaxBytesReader(nil, resp.Body, 64<<20), &whole)) // a longer reply is cut, and charged in full
+	// a longer reply is cut, and charged in full
+	br := bufio.NewReader(io.TeeReader(http.MaxBytesReader(nil, resp.Body, 64<<20), &whole))
 	for err == nil {
 		var line string
 		line, err = br.ReadString('\n')
@@ -398,7 +405,10 @@ func (w *wire) decodeObject(dec *json.Decoder, at string, depth int) (any, error
 // included. Anthropic streams a running output total, hence the maximum.
 func countUsage(s string, in, out *int64) {
 	// encoding/json matches keys to field names without regard to case.
-	type counts struct{ Prompt_tokens, Completion_tokens, Input_tokens, Output_tokens, Cache_creation_input_tokens, Cache_read_input_tokens int64 }
+	type counts struct {
+		Prompt_tokens, Completion_tokens, Input_tokens, Output_tokens int64
+		Cache_creation_input_tokens, Cache_read_input_tokens          int64
+	}
 	var v struct {
 		Usage   counts
 		Message struct{ Usage counts }

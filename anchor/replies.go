@@ -31,7 +31,8 @@ type replies struct {
 // A forced run (--force) asks the model again and records what it answers.
 func (a *Anchor) replies(r *Run, force bool) *replies {
 	prefix := fmt.Sprintf("%s\x00%s\x00%d\x00", r.Model, r.TaskHash, r.Repeat)
-	return &replies{db: a.db, off: a.Screen == "off", fresh: force, run: r.ID, prefix: prefix, seen: map[string]int{}}
+	return &replies{db: a.db, off: a.Screen == "off", fresh: force, run: r.ID, prefix: prefix,
+		seen: map[string]int{}}
 }
 
 // recorder is a ResponseWriter that keeps the status and the bytes written.

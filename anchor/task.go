@@ -26,7 +26,8 @@ func LoadTask(dir string) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
-	t := Task{Dir: abs, ID: filepath.Base(abs), Split: filepath.Base(filepath.Dir(abs)), Timeout: 10 * time.Minute}
+	t := Task{Dir: abs, ID: filepath.Base(abs), Split: filepath.Base(filepath.Dir(abs))}
+	t.Timeout = 10 * time.Minute
 	b, err := os.ReadFile(filepath.Join(abs, "task.toml"))
 	if err != nil {
 		return t, fmt.Errorf("task %s: %w (see tasks/README.md for the format)", dir, err)
@@ -48,7 +49,9 @@ func LoadTask(dir string) (Task, error) {
 	return t, nil
 }
 
-var tomlPair = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*(?:"""\r?\n?((?:[^\\]|\\[\s\S])*?"{0,2})"""|'''\r?\n?([\s\S]*?'{0,2})'''|"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')[ \t]*(?:#.*)?$`)
+var tomlPair = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*(?:` +
+	`"""\r?\n?((?:[^\\]|\\[\s\S])*?"{0,2})"""|'''\r?\n?([\s\S]*?'{0,2})'''|` +
+	`"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')[ \t]*(?:#.*)?$`)
 var tomlBlank = regexp.MustCompile(`(?m)^[ \t]*(#.*)?\r?$`)
 
 // parseTOML reads a TOML document made of string keys only, in every string
@@ -108,7 +111,8 @@ func unescape(raw string) (string, error) {
 			return "", fmt.Errorf("a string ends in a backslash")
 		}
 		i++
-		simple := map[byte]string{'b': "\b", 't': "\t", 'n': "\n", 'f': "\f", 'r': "\r", '"': "\"", '\\': "\\", 'e': "\x1b"}
+		simple := map[byte]string{'b': "\b", 't': "\t", 'n': "\n", 'f': "\f", 'r': "\r", '"': "\"", '\\': "\\",
+			'e': "\x1b"}
 		if r, ok := simple[raw[i]]; ok {
 			b.WriteString(r)
 			continue
