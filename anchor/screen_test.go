@@ -279,3 +279,21 @@ func TestReplyCacheReplaysStreams(t *testing.T) {
 		})
 	}
 }
+
+// A candidate that does not build is rejected at the validity step, before
+// any task runs: no agent run, no model request.
+func TestInvalidCandidateRejectedBeforeAnyRun(t *testing.T) {
+	e, dir := gateSuite(t, coinModel("never"), addExitTask)
+	n0 := len(e.srv.Requests())
+	tool := readHarness(t, dir, "tools/list_dir.go")
+	diff := makeDiff(t, dir, map[string]string{"tools/list_dir.go": tool + "\nfunc broken() { return 1 }\n"})
+	if err := e.a.Apply(ctx(), e.candidate(t, "tools/list_dir.go", diff)); err != nil {
+		t.Fatal(err)
+	}
+	g := e.last(t)
+	if g.Decision != "reject" || !strings.HasPrefix(g.Reason, "invalid: ") || g.Runs != 0 || g.Requests != 0 ||
+		len(e.srv.Requests()) != n0 {
+		t.Errorf("%s, %d runs, %d requests (%d upstream): %s", g.Decision, g.Runs, g.Requests,
+			len(e.srv.Requests())-n0, g.Reason)
+	}
+}
