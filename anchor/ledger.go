@@ -53,7 +53,9 @@ func (a *Anchor) open() error {
 	return nil
 }
 
-func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+// now is a timestamp of fixed width (UTC, nine fractional digits), so that
+// ordering the text orders the times; the upgrades pad older ones alike.
+func now() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000000000Z") }
 
 // put inserts or replaces a row; fields point at its values, in cols order.
 func put(db *sql.DB, table, cols string, fields ...any) error {
@@ -176,7 +178,13 @@ func (a *Anchor) Log(asJSON bool) error {
 		}
 		fmt.Fprintln(a.Out, line)
 	}
-	return rows.Err()
+	var stale int // runs another anchor build or Go toolchain scored: the cache no longer serves them
+	q := `SELECT COUNT(*) FROM runs WHERE judge != ? AND outcome NOT IN ('', 'infra')`
+	err = errors.Join(rows.Err(), a.db.QueryRow(q, judge()).Scan(&stale))
+	if err == nil && stale > 0 {
+		fmt.Fprintf(a.Out, "%d runs were scored by another judge (anchor build or Go); they run again\n", stale)
+	}
+	return err
 }
 
 // rowsJSON reads rows as objects keyed by column name: every --json of the

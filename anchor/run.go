@@ -47,14 +47,17 @@ type Run struct {
 	Outcome     string  `json:"outcome"`
 	Error       string  `json:"error"`
 	CreatedAt   string  `json:"created_at"`
+	Judge       string  `json:"judge"`  // the anchor build and Go toolchain that scored it
 	Cached      bool    `json:"cached"` // not a column
 }
 
-const runCols = `id, harness_hash, task_hash, task_id, split, model, repeat, budget, memory, score, passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at`
+const runCols = `id, harness_hash, task_hash, task_id, split, model, repeat, budget, memory, score, passed,
+  total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at, judge`
 
 func (r *Run) fields() []any {
-	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Split, &r.Model, &r.Repeat, &r.Budget, &r.Memory, &r.Score, &r.Passed, &r.Total,
-		&r.TokensIn, &r.TokensOut, &r.WallMS, &r.ExitCode, &r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt}
+	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Split, &r.Model, &r.Repeat, &r.Budget,
+		&r.Memory, &r.Score, &r.Passed, &r.Total, &r.TokensIn, &r.TokensOut, &r.WallMS, &r.ExitCode,
+		&r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt, &r.Judge}
 }
 
 // RunTask runs harness hash on the task in dir (one repeat), or returns the
@@ -71,15 +74,17 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		return Run{}, fmt.Errorf("read task %s: %w", t.ID, err)
 	}
 	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Split: t.Split, Model: a.Model(), Repeat: repeat,
-		Budget: a.Budget, Memory: a.Memory, ExitCode: -1, Total: 1}
+		Budget: a.Budget, Memory: a.Memory, ExitCode: -1, Total: 1, Judge: judge()}
 	// Every run that was the harness's doing is the answer, failures too:
 	// were they re-run, a harness could redraw its losses and keep its
 	// wins. The machine's failures (infra) are run again, and so are runs
 	// of ledgers from before outcomes, which an older, forgeable scoring
-	// counted.
-	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ?
-		AND repeat = ? AND budget = ? AND memory = ? AND outcome NOT IN ('', 'infra') ORDER BY created_at DESC LIMIT 1`,
-		hash, base.TaskHash, base.Model, repeat, a.Budget, a.Memory)
+	// counted. Another judge's runs (another anchor build or Go toolchain)
+	// are run again: an upgrade that closed a forgery must not serve them.
+	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ?
+		AND task_hash = ? AND model = ? AND repeat = ? AND budget = ? AND memory = ? AND judge = ?
+		AND outcome NOT IN ('', 'infra') ORDER BY created_at DESC LIMIT 1`,
+		hash, base.TaskHash, base.Model, repeat, a.Budget, a.Memory, base.Judge)
 	if err != nil {
 		return Run{}, fmt.Errorf("read the run cache: %w", err)
 	}
@@ -252,6 +257,13 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	r.Passed, r.Total, r.TokensIn, r.TokensOut = res.Passed, max(res.Total, 1), res.TokensIn, res.TokensOut
 	r.ExitCode, r.Outcome, r.Error = res.ExitCode, res.Outcome, res.Error
 	a.keepTrace(res.Trace, r)
+}
+
+// judge names who scores a run: this anchor's build and the Go toolchain
+// that compiles and runs the tests.
+func judge() string {
+	_, version := goEnv()
+	return anchorBuild()[:16] + " " + version
 }
 
 // anchorBuild is the sha256 of this anchor's executable: a runner's workers
