@@ -47,7 +47,7 @@ func Main(args []string) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "anchor:", err)
+		fmt.Fprintln(os.Stderr, "anchor:", Printable(err.Error(), 4000))
 		return 1
 	}
 	return 0

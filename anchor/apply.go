@@ -176,7 +176,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		}
 		if reason != "" {
 			g.Decision, g.Reason = "reject", reason
-			fmt.Fprintf(a.Out, "generation %d rejected: %s\n", g.Gen, reason)
+			fmt.Fprintf(a.Out, "generation %d rejected: %s\n", g.Gen, Printable(reason, 2000))
 			return a.putGen(&g)
 		}
 	}

@@ -140,24 +140,25 @@ func (a *Anchor) nextGen() (int, error) {
 
 // meta returns a meta value, "" when it was never set.
 func (a *Anchor) meta(key string) (string, error) {
-	var v string
-	err := a.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
+	v, err := scan(a.db, column, `SELECT value FROM meta WHERE key = ?`, key)
 	if err != nil {
 		return "", fmt.Errorf("read the ledger's %s: %w", key, err)
 	}
-	return v, nil
+	return strings.Join(v, ""), nil // key is the primary key: one value or none
 }
+
+// column is how scan reads a row of one text column.
+func column(v *string) []any { return []any{v} }
 
 // Log prints the generations, train and holdout side by side with the
 // gate's evidence; * marks the head. As JSON, the rows keep the column names.
 func (a *Anchor) Log(asJSON bool) error {
 	if asJSON {
 		rows, err := rowsJSON(a.db, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations ORDER BY gen`)
+		// JSON escapes C0 characters but keeps C1 and bidi controls: Printable replaces them.
+		b, _ := json.Marshal(rows) // strings, numbers and nulls
 		if err == nil {
-			err = json.NewEncoder(a.Out).Encode(rows)
+			_, err = fmt.Fprintln(a.Out, Printable(string(b), len(b)))
 		}
 		return err
 	}
@@ -165,26 +166,17 @@ func (a *Anchor) Log(asJSON bool) error {
 		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)), iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post)))
 			|| iif(` + s + `_p IS NULL, '', printf(' (+%d -%d p=%.3f)', ` + s + `_fixed, ` + s + `_broken, ` + s + `_p))`
 	}
-	rows, err := a.db.Query(`SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen, iif(gen = (SELECT gen FROM head), ' *', '  '),
-		decision, ` + split("train") + `, ` + split("holdout") + `, component, reason) FROM generations ORDER BY gen`)
-	if err != nil {
-		return err
+	lines, err := scan(a.db, column, `SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen,
+		iif(gen = (SELECT gen FROM head), ' *', '  '), decision, `+split("train")+`, `+split("holdout")+`,
+		component, reason) FROM generations ORDER BY gen`)
+	// Runs another anchor build or Go toolchain scored: the cache serves them no more.
+	stale, staleErr := scan(a.db, column, `SELECT printf('%d runs were scored by another judge'
+		|| ' (anchor build or Go); they run again', COUNT(*)) FROM runs WHERE judge != ?
+		AND outcome NOT IN ('', 'infra') HAVING COUNT(*) > 0`, judge())
+	for _, line := range append(lines, stale...) {
+		fmt.Fprintln(a.Out, Printable(line, 2000))
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			return err
-		}
-		fmt.Fprintln(a.Out, line)
-	}
-	var stale int // runs another anchor build or Go toolchain scored: the cache no longer serves them
-	q := `SELECT COUNT(*) FROM runs WHERE judge != ? AND outcome NOT IN ('', 'infra')`
-	err = errors.Join(rows.Err(), a.db.QueryRow(q, judge()).Scan(&stale))
-	if err == nil && stale > 0 {
-		fmt.Fprintf(a.Out, "%d runs were scored by another judge (anchor build or Go); they run again\n", stale)
-	}
-	return err
+	return errors.Join(err, staleErr)
 }
 
 // rowsJSON reads rows as objects keyed by column name: every --json of the

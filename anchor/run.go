@@ -103,7 +103,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		}
 		r.Total = max(r.Total, 1) // a score is always a number
 		r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(r.Total)
-		r.Error = strings.Map(printable, r.Error)
+		r.Error = Printable(r.Error, 4000)
 		if err := put(a.db, "runs", runCols, r.fields()...); err != nil {
 			return r, fmt.Errorf("record run: %w", err)
 		}
@@ -275,14 +275,22 @@ var anchorBuild = sync.OnceValue(func() string {
 	return hex.EncodeToString(sum[:])
 })
 
-// printable keeps a rune of error text, or replaces a control character:
-// the text is often the harness's own output, and is printed on terminals,
-// one line per run. Line breaks and tabs read as spaces.
+// Printable is how anything a harness, a candidate, an evolve tree or a
+// trace wrote is shown, by the anchor and by ratchet: one line, with every
+// control or format character (ESC and so CSI and OSC, C1, bidi overrides)
+// and invalid UTF-8 replaced, at most limit runes.
+func Printable(s string, limit int) string {
+	if r := []rune(s); len(r) > limit {
+		s = string(r[:limit]) + "…"
+	}
+	return strings.Map(printable, s)
+}
+
 func printable(c rune) rune {
 	switch {
-	case c == '\n' || c == '\t':
+	case c == '\n' || c == '\t' || c == '\r':
 		return ' '
-	case unicode.IsControl(c):
+	case unicode.In(c, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp):
 		return '?'
 	}
 	return c
@@ -380,7 +388,7 @@ func (a *Anchor) Evaluate(ctx context.Context, hash, split string, force bool) (
 			status := fmt.Sprintf("%s %s %d/%d mean %.3f, %s in, ~%s left", a.phase, split, done, len(e.Runs), sum/float64(done),
 				elapsed.Round(time.Second), left.Round(time.Second))
 			line := fmt.Sprintf("%-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s", r.TaskID, r.Repeat, r.Score, r.Passed, r.Total,
-				r.TokensIn+r.TokensOut, r.Cached, cmp.Or(r.Error, r.Outcome))
+				r.TokensIn+r.TokensOut, r.Cached, Printable(cmp.Or(r.Error, r.Outcome), 300))
 			if live { // on a terminal: the run's line, then the status redrawn beneath it
 				fmt.Fprintf(os.Stderr, "\r\033[K%s\n%s", line, status)
 			} else {

@@ -310,8 +310,7 @@ func canaryName(files map[string][]byte, dir string) string {
 			return name
 		}
 	}
-	word := strings.ToLower(rand.Text()[:10])
-	return "Test" + strings.ToUpper(word[:1]) + word[1:]
+	return "Test" + rand.Text()[:1] + strings.ToLower(rand.Text()[:9])
 }
 
 // count counts passed and total hidden tests from the scoring run: go test
