@@ -271,10 +271,7 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 			return err
 		}
 	}
-	if err != nil {
-		return err
-	}
-	return json.NewEncoder(a.Out).Encode(v)
+	return a.printJSON(v, err)
 }
 
 // traces lists the latest train run of each task and repeat of a harness.

@@ -154,13 +154,8 @@ func column(v *string) []any { return []any{v} }
 // gate's evidence; * marks the head. As JSON, the rows keep the column names.
 func (a *Anchor) Log(asJSON bool) error {
 	if asJSON {
-		rows, err := rowsJSON(a.db, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations ORDER BY gen`)
-		// JSON escapes C0 characters but keeps C1 and bidi controls: Printable replaces them.
-		b, _ := json.Marshal(rows) // strings, numbers and nulls
-		if err == nil {
-			_, err = fmt.Fprintln(a.Out, Printable(string(b), len(b)))
-		}
-		return err
+		return a.printJSON(rowsJSON(a.db, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations
+			ORDER BY gen`))
 	}
 	split := func(s string) string {
 		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)), iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post)))
@@ -169,14 +164,23 @@ func (a *Anchor) Log(asJSON bool) error {
 	lines, err := scan(a.db, column, `SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen,
 		iif(gen = (SELECT gen FROM head), ' *', '  '), decision, `+split("train")+`, `+split("holdout")+`,
 		component, reason) FROM generations ORDER BY gen`)
-	// Runs another anchor build or Go toolchain scored: the cache serves them no more.
-	stale, staleErr := scan(a.db, column, `SELECT printf('%d runs were scored by another judge'
-		|| ' (anchor build or Go); they run again', COUNT(*)) FROM runs WHERE judge != ?
-		AND outcome NOT IN ('', 'infra') HAVING COUNT(*) > 0`, judge())
+	// Runs another judge (anchor build or Go toolchain) scored: the cache serves them no more.
+	stale, staleErr := scan(a.db, column, `SELECT printf('%d runs were scored by another judge; they run again',
+		COUNT(*)) FROM runs WHERE judge != ? AND outcome NOT IN ('', 'infra') HAVING COUNT(*) > 0`, judge())
 	for _, line := range append(lines, stale...) {
 		fmt.Fprintln(a.Out, Printable(line, 2000))
 	}
 	return errors.Join(err, staleErr)
+}
+
+// printJSON prints v as one line of JSON, unless err: through Printable,
+// for JSON keeps C1 and bidi controls raw (it escapes the other controls).
+func (a *Anchor) printJSON(v any, err error) error {
+	b, _ := json.Marshal(v)
+	if err == nil {
+		_, err = fmt.Fprintln(a.Out, Printable(string(b), len(b)))
+	}
+	return err
 }
 
 // rowsJSON reads rows as objects keyed by column name: every --json of the

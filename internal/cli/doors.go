@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 
 	"ratchet/door"
 	"ratchet/internal/harnesses"
+	"ratchet/internal/show"
 	"ratchet/mcpdoor"
 	"ratchet/serve"
 )
@@ -112,7 +112,7 @@ func runCommand(ctx context.Context, args []string) error {
 func sessionsCommand(args []string) error {
 	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
-	show := fs.String("show", "", "print the records of this session")
+	showID := fs.String("show", "", "print the records of this session")
 	open := doorFlags(fs)
 	if err := parseFlags(fs, args, sessionsUsage); err != nil {
 		return err
@@ -122,21 +122,22 @@ func sessionsCommand(args []string) error {
 		return err
 	}
 	defer d.Close()
-	if *show != "" {
-		recs, err := d.Records(*show)
+	if *showID != "" {
+		recs, err := d.Records(*showID)
 		if err == nil {
-			err = json.NewEncoder(os.Stdout).Encode(recs)
+			err = printJSON(recs)
 		}
 		return err
 	}
 	ss, err := d.Sessions()
 	if err != nil || *asJSON {
-		return errors.Join(err, json.NewEncoder(os.Stdout).Encode(ss))
+		return errors.Join(err, printJSON(ss))
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tREQUESTS\tLAST\tOUTCOME\tPROJECT")
 	for _, s := range ss {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", s.ID, s.Requests, s.Last, s.Outcome, s.Project)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", show.Line(s.ID, 40), s.Requests, show.Line(s.Last, 40), show.Line(s.Outcome, 40),
+			show.Line(s.Project, 200))
 	}
 	return tw.Flush()
 }
@@ -209,4 +210,14 @@ func mcpCommand(ctx context.Context, args []string) error {
 		ledger = filepath.Join(ledger, "ledger.db")
 	}
 	return mcpdoor.New(d, ledger).Run(ctx, &mcp.StdioTransport{})
+}
+
+// printJSON prints v as JSON on stdout, its strings through the sanitiser:
+// a record's request, answer, calls and observations are the agent's.
+func printJSON(v any) error {
+	b, err := show.JSON(v)
+	if err == nil {
+		_, err = fmt.Println(string(b))
+	}
+	return err
 }
