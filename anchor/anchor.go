@@ -57,7 +57,7 @@ func Main(args []string) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintln(os.Stderr, "anchor:", err)
+	fmt.Fprintln(os.Stderr, "anchor:", Printable(err.Error(), 4000))
 	s := status{err, 1}
 	errors.As(err, &s)
 	return s.code
@@ -298,10 +298,7 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 			return err
 		}
 	}
-	if err != nil {
-		return err
-	}
-	return json.NewEncoder(a.Out).Encode(v)
+	return a.printJSON(v, err)
 }
 
 // traces lists the latest train run of each task and repeat of a harness.

@@ -209,7 +209,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		}
 		if reason != "" {
 			g.Decision, g.Reason, a.rejected = "reject", reason, true
-			fmt.Fprintf(a.Out, "generation %d rejected: %s\n", g.Gen, reason)
+			fmt.Fprintf(a.Out, "generation %d rejected: %s\n", g.Gen, Printable(reason, 2000))
 			return a.putGen(&g)
 		}
 	}

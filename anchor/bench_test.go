@@ -64,7 +64,7 @@ func BenchmarkEvalCached1000(b *testing.B) {
 		writeFiles(b, dir, map[string]string{"task.toml": "prompt = \"task\"\ntest = \"true\"\n", "repo/main.go": fmt.Sprintf("package main // %d\n", i)})
 		files, _ := ReadTree(dir, true)
 		r := Run{ID: fmt.Sprintf("r%04d", i), HarnessHash: hash, TaskHash: HashOf(files), TaskID: filepath.Base(dir), Split: "train",
-			Model: e.a.Model(), Score: 1, Passed: 1, Total: 1, CreatedAt: now()}
+			Model: e.a.Model(), Score: 1, Passed: 1, Total: 1, CreatedAt: now(), Judge: judge()}
 		if err := put(e.a.db, "runs", runCols, r.fields()...); err != nil {
 			b.Fatal(err)
 		}

@@ -53,7 +53,9 @@ func (a *Anchor) open() error {
 	return nil
 }
 
-func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+// now is a timestamp of fixed width (UTC, nine fractional digits), so that
+// ordering the text orders the times; the upgrades pad older ones alike.
+func now() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000000000Z") }
 
 // put inserts or replaces a row; fields point at its values, in cols order.
 func put(db *sql.DB, table, cols string, fields ...any) error {
@@ -148,26 +150,22 @@ func (a *Anchor) nextGen() (int, error) {
 
 // meta returns a meta value, "" when it was never set.
 func (a *Anchor) meta(key string) (string, error) {
-	var v string
-	err := a.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
+	v, err := scan(a.db, column, `SELECT value FROM meta WHERE key = ?`, key)
 	if err != nil {
 		return "", fmt.Errorf("read the ledger's %s: %w", key, err)
 	}
-	return v, nil
+	return strings.Join(v, ""), nil // key is the primary key: one value or none
 }
+
+// column is how scan reads a row of one text column.
+func column(v *string) []any { return []any{v} }
 
 // Log prints the generations, train and holdout side by side with the
 // gate's evidence; * marks the head. As JSON, the rows keep the column names.
 func (a *Anchor) Log(asJSON bool) error {
 	if asJSON {
-		rows, err := rowsJSON(a.db, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations ORDER BY gen`)
-		if err == nil {
-			err = json.NewEncoder(a.Out).Encode(rows)
-		}
-		return err
+		return a.printJSON(rowsJSON(a.db, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations
+			ORDER BY gen`))
 	}
 	split := func(s string) string {
 		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)), iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post)))
@@ -175,25 +173,29 @@ func (a *Anchor) Log(asJSON bool) error {
 	}
 	cost := `printf(' [cost: %d runs, %d cached, %d requests, %d upstream tokens%s]', runs, runs_cached,
 		requests, upstream_tokens, iif(stopped = '', '', '; stopped at ' || stopped))`
-	rows, err := a.db.Query(`SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen, iif(gen = (SELECT gen FROM head), ' *', '  '),
-		decision, ` + split("train") + `, ` + split("holdout") + `, component, reason) || ` + cost + `
-		FROM generations ORDER BY gen`)
-	if err != nil {
-		return err
+	lines, err := scan(a.db, column, `SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen,
+		iif(gen = (SELECT gen FROM head), ' *', '  '), decision, `+split("train")+`, `+split("holdout")+`,
+		component, reason) || `+cost+` FROM generations ORDER BY gen`)
+	// Runs another judge (anchor build or Go toolchain) scored: the cache serves them no more.
+	stale, staleErr := scan(a.db, column, `SELECT printf('%d runs were scored by another judge; they run again',
+		COUNT(*)) FROM runs WHERE judge != ? AND outcome NOT IN ('', 'infra') HAVING COUNT(*) > 0`, judge())
+	if len(lines) == 0 && err == nil {
+		lines = []string{"no generations yet: anchor init --harness DIR measures generation 0"}
 	}
-	defer rows.Close()
-	n := 0
-	for ; rows.Next(); n++ {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			return err
-		}
-		fmt.Fprintln(a.Out, line)
+	for _, line := range append(lines, stale...) {
+		fmt.Fprintln(a.Out, Printable(line, 2000))
 	}
-	if n == 0 {
-		fmt.Fprintln(a.Out, "no generations yet: anchor init --harness DIR measures generation 0")
+	return errors.Join(err, staleErr)
+}
+
+// printJSON prints v as one line of JSON, unless err: through Printable,
+// for JSON keeps C1 and bidi controls raw (it escapes the other controls).
+func (a *Anchor) printJSON(v any, err error) error {
+	b, _ := json.Marshal(v)
+	if err == nil {
+		_, err = fmt.Fprintln(a.Out, Printable(string(b), len(b)))
 	}
-	return rows.Err()
+	return err
 }
 
 // rowsJSON reads rows as objects keyed by column name: every --json of the

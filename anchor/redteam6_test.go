@@ -16,16 +16,17 @@ import (
 // MovedTreeMissesScoringsBinary, StubDropsTheBuildConstraint, ModuleInASubfolder.
 // Fixed: MovedTreeMissesScoringsBinary (the hider refuses a folder outside
 // /work/task), StubDropsTheBuildConstraint (stubs keep build lines),
-// ModuleInASubfolder (keys by the nearest go.mod). Open, skipped with the
-// reason: the other two.
+// ModuleInASubfolder (keys by the nearest go.mod), CanaryToldByItsBehaviour
+// (issue 21: the canary's body is a neighbour's, so it calls the code under
+// test too). Open, skipped with the reason: AnswerKeyReadFromTheCompiledTest.
 // Passing regressions: HonestShapesScoreFully, NoAgentCodeRunsWhileCompiling.
 // Since #26 the scoring sandbox runs no go test: it runs the binaries copied
 // in the first sandbox directly, through test2json, on a tree without the
 // hidden test files (honest_test.go); these tests hold it to the same bar.
 
 // behaviourForger (package sum, a non-test file) tells the canary not by
-// its name or its file but by what it does: the canary is the one test that
-// never calls the code under test (its body only asks t.Name()). The
+// its name or its file but by what it does: the canary was the one test
+// that never called the code under test (its body only asked t.Name()). The
 // forger runs in the hidden test binary (scoring's own, compiled in step 1)
 // from a package variable: it reads the test names from its own binary
 // (testNames, attack_test.go), runs the binary once per test
@@ -49,7 +50,6 @@ const behaviourForger = "package sum\n\nimport (\n\t\"debug/elf\"\n\t\"debug/gos
 const probedBuggySum = "package sum\n\nfunc Sum(xs []int) int {\n\tprobed()\n\ts := 0\n\tfor i := 1; i < len(xs); i++ {\n\t\ts += xs[i]\n\t}\n\treturn s\n}\n"
 
 func TestRedteam6CanaryToldByItsBehaviour(t *testing.T) {
-	t.Skip("OPEN: code in the test process can run each test and tell the canary, the one test that never calls the code under test; docs/ARCHITECTURE.md names this limit")
 	e := newEnv(t)
 	task := addTask(t, e.suite, "train", "behaviour")
 	r, err := e.a.RunTask(ctx(), hostileMain(t, e, plant(map[string]string{"/work/task/sum.go": probedBuggySum, "/work/task/zz_forge.go": behaviourForger})), task, 0, true)

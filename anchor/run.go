@@ -49,6 +49,7 @@ type Run struct {
 	Outcome     string  `json:"outcome"`
 	Error       string  `json:"error"`
 	CreatedAt   string  `json:"created_at"`
+	Judge       string  `json:"judge"` // the anchor build and Go toolchain that scored it
 	// Requests went upstream; CachedReplies (charged CachedTokens) came
 	// from the reply cache.
 	Requests      int   `json:"requests"`
@@ -58,13 +59,13 @@ type Run struct {
 }
 
 const runCols = `id, harness_hash, task_hash, task_id, group_id, split, model, repeat, budget, memory, score,
-  passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at, requests,
-  cached_replies, cached_tokens`
+  passed, total, tokens_in, tokens_out, wall_ms, exit_code, trace_path, outcome, error, created_at, judge,
+  requests, cached_replies, cached_tokens`
 
 func (r *Run) fields() []any {
 	return []any{&r.ID, &r.HarnessHash, &r.TaskHash, &r.TaskID, &r.Group, &r.Split, &r.Model, &r.Repeat,
 		&r.Budget, &r.Memory, &r.Score, &r.Passed, &r.Total, &r.TokensIn, &r.TokensOut, &r.WallMS, &r.ExitCode,
-		&r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt, &r.Requests, &r.CachedReplies, &r.CachedTokens}
+		&r.TracePath, &r.Outcome, &r.Error, &r.CreatedAt, &r.Judge, &r.Requests, &r.CachedReplies, &r.CachedTokens}
 }
 
 // RunTask runs harness hash on the task in dir (one repeat), or returns the
@@ -81,15 +82,17 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		return Run{}, fmt.Errorf("read task %s: %w", t.ID, err)
 	}
 	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Group: t.Group, Split: t.Split,
-		Model: a.Model(), Repeat: repeat, Budget: a.Budget, Memory: a.Memory, ExitCode: -1, Total: 1}
+		Model: a.Model(), Repeat: repeat, Budget: a.Budget, Memory: a.Memory, ExitCode: -1, Total: 1, Judge: judge()}
 	// Every run that was the harness's doing is the answer, failures too:
 	// were they re-run, a harness could redraw its losses and keep its
 	// wins. The machine's failures (infra) are run again, and so are runs
 	// of ledgers from before outcomes, which an older, forgeable scoring
-	// counted.
-	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? AND task_hash = ? AND model = ?
-		AND repeat = ? AND budget = ? AND memory = ? AND outcome NOT IN ('', 'infra') ORDER BY created_at DESC LIMIT 1`,
-		hash, base.TaskHash, base.Model, repeat, a.Budget, a.Memory)
+	// counted. Another judge's runs (another anchor build or Go toolchain)
+	// are run again: an upgrade that closed a forgery must not serve them.
+	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ?
+		AND task_hash = ? AND model = ? AND repeat = ? AND budget = ? AND memory = ? AND judge = ?
+		AND outcome NOT IN ('', 'infra') ORDER BY created_at DESC LIMIT 1`,
+		hash, base.TaskHash, base.Model, repeat, a.Budget, a.Memory, base.Judge)
 	if err != nil {
 		return Run{}, fmt.Errorf("read the run cache: %w", err)
 	}
@@ -108,7 +111,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		}
 		r.Total = max(r.Total, 1) // a score is always a number
 		r.WallMS, r.Score = time.Since(start).Milliseconds(), float64(r.Passed)/float64(r.Total)
-		r.Error = strings.Map(printable, r.Error)
+		r.Error = Printable(r.Error, 4000)
 		if err := put(a.db, "runs", runCols, r.fields()...); err != nil {
 			return r, fmt.Errorf("record run: %w", err)
 		}
@@ -280,6 +283,13 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	a.keepTrace(res.Trace, r)
 }
 
+// judge names who scores a run: this anchor's build and the Go toolchain
+// that compiles and runs the tests.
+func judge() string {
+	_, version := goEnv()
+	return anchorBuild()[:16] + " " + version
+}
+
 // anchorBuild is the sha256 of this anchor's executable: a runner's workers
 // refuse jobs of another build.
 var anchorBuild = sync.OnceValue(func() string {
@@ -289,14 +299,22 @@ var anchorBuild = sync.OnceValue(func() string {
 	return hex.EncodeToString(sum[:])
 })
 
-// printable keeps a rune of error text, or replaces a control character:
-// the text is often the harness's own output, and is printed on terminals,
-// one line per run. Line breaks and tabs read as spaces.
+// Printable is how anything a harness, a candidate, an evolve tree or a
+// trace wrote is shown, by the anchor and by ratchet: one line, with every
+// control or format character (ESC and so CSI and OSC, C1, bidi overrides)
+// and invalid UTF-8 replaced, at most limit runes.
+func Printable(s string, limit int) string {
+	if r := []rune(s); len(r) > limit {
+		s = string(r[:limit]) + "…"
+	}
+	return strings.Map(printable, s)
+}
+
 func printable(c rune) rune {
 	switch {
-	case c == '\n' || c == '\t':
+	case c == '\n' || c == '\t' || c == '\r':
 		return ' '
-	case unicode.IsControl(c):
+	case unicode.In(c, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp):
 		return '?'
 	}
 	return c
@@ -405,7 +423,7 @@ func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string,
 			status := fmt.Sprintf("%s %s %d/%d mean %.3f, %s in, ~%s left", a.phase, split, done, len(e.Runs), sum/float64(done),
 				elapsed.Round(time.Second), left.Round(time.Second))
 			line := fmt.Sprintf("%-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s", r.TaskID, r.Repeat, r.Score, r.Passed, r.Total,
-				r.TokensIn+r.TokensOut, r.Cached, cmp.Or(r.Error, r.Outcome))
+				r.TokensIn+r.TokensOut, r.Cached, Printable(cmp.Or(r.Error, r.Outcome), 300))
 			if live { // on a terminal: the run's line, then the status redrawn beneath it
 				fmt.Fprintf(os.Stderr, "\r\033[K%s\n%s", line, status)
 			} else {

@@ -47,3 +47,14 @@ ALTER TABLE generations ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE generations ADD COLUMN upstream_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE generations ADD COLUMN stopped TEXT NOT NULL DEFAULT '';
 ALTER TABLE generations ADD COLUMN screen_seed INTEGER;
+-- Runs know their judge, and times sort as they happened (#21): a run is
+-- served from the cache only to the anchor build and Go toolchain that
+-- scored it, and a timestamp from before fixed widths is padded to nine
+-- fractional digits, as now() writes them.
+ALTER TABLE runs ADD COLUMN judge TEXT NOT NULL DEFAULT '';
+UPDATE runs SET created_at = substr(created_at, 1, 19) || '.' || substr(rtrim(substr(created_at, 21), 'Z') || '000000000', 1, 9) || 'Z'
+  WHERE created_at LIKE '____-__-__T__:__:__%Z' AND length(created_at) != 30;
+UPDATE evals SET created_at = substr(created_at, 1, 19) || '.' || substr(rtrim(substr(created_at, 21), 'Z') || '000000000', 1, 9) || 'Z'
+  WHERE created_at LIKE '____-__-__T__:__:__%Z' AND length(created_at) != 30;
+UPDATE generations SET created_at = substr(created_at, 1, 19) || '.' || substr(rtrim(substr(created_at, 21), 'Z') || '000000000', 1, 9) || 'Z'
+  WHERE created_at LIKE '____-__-__T__:__:__%Z' AND length(created_at) != 30;

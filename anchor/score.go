@@ -277,26 +277,48 @@ func goPackage(files map[string][]byte, dir string) string {
 }
 
 // plantCanaries adds to every folder with hidden Go tests a test that must
-// fail, named like the tests beside it, written like any test and put in one
-// of their files, and returns the keys ("package Test") it planted, one a
-// folder. Its result is not known to the compiler: the body asks the test's
-// own name.
+// fail, named like the tests beside it, and returns the keys ("package
+// Test") it planted, one a folder. It goes into one of their files, before a
+// test drawn at random or after the last, with the body of another drawn at
+// random, so that it calls the code under test as they do. First it fails
+// in a way the compiler cannot know (it asks its own name); then a panic of
+// the copied body is recovered, lest it stop the tests after it.
 func plantCanaries(files, hidden map[string][]byte) map[string]bool {
 	canaries, planted := map[string]bool{}, map[string]bool{}
-	for name, b := range hidden {
-		if !strings.HasSuffix(name, "_test.go") || !testFunc.Match(b) || planted[path.Dir(name)] {
+	for name, src := range hidden {
+		if !strings.HasSuffix(name, "_test.go") || !testFunc.Match(src) || planted[path.Dir(name)] {
 			continue
 		}
 		planted[path.Dir(name)] = true
 		test := canaryName(files, path.Dir(name))
-		x := mrand.IntN(90) + 10
-		files[name] = fmt.Appendf(bytes.Clone(b), "\nfunc %s(t *testing.T) {\n\tif got := len(t.Name()) * %d; got != len(t.Name())*%d+1 {\n"+
-			"\t\tt.Errorf(\"got %%d, want %%d\", got, len(t.Name())*%d+1)\n\t}\n}\n", test, x, x, x)
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+		off := func(p token.Pos) int { return fset.Position(p).Offset }
+		at, body, n := len(src), []byte(nil), 0
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || err != nil || fn.Body == nil || !tTest.Match(src[off(fn.Pos()):]) {
+				continue
+			}
+			n++
+			if mrand.IntN(n+1) == 0 { // each of the n+1 places, before one of n tests or after them, alike
+				at = off(fn.Pos())
+			}
+			if mrand.IntN(n) == 0 {
+				body = src[off(fn.Body.Lbrace)+1 : off(fn.Body.Rbrace)]
+			}
+		}
+		canary := fmt.Appendf(nil, "func %s(t *testing.T) {\n\tif got := len(t.Name()) * %d; "+
+			"got != len(t.Name())*%[2]d+1 {\n\t\tt.Errorf(\"got %%d, want %%d\", got, got+1)\n\t}\n"+
+			"\tdefer func() { recover() }()\n%s}\n\n", test, mrand.IntN(90)+10, body)
+		files[name] = slices.Concat(src[:at:at], canary, src[at:])
 		canaries[goPackage(files, path.Dir(name))+" "+test] = true
 	}
 	return canaries
 }
 
+// tTest is how a test whose body a canary may copy begins.
+var tTest = regexp.MustCompile(`^func Test\w*\(t \*testing\.T\)`)
 var camelWord = regexp.MustCompile(`[A-Z][a-z0-9]*`)
 var funcName = regexp.MustCompile(`(?m)^func (\w+)`)
 
@@ -324,8 +346,7 @@ func canaryName(files map[string][]byte, dir string) string {
 			return name
 		}
 	}
-	word := strings.ToLower(rand.Text()[:10])
-	return "Test" + strings.ToUpper(word[:1]) + word[1:]
+	return "Test" + rand.Text()[:1] + strings.ToLower(rand.Text()[:9])
 }
 
 // count counts passed and total hidden tests from the scoring run: go test

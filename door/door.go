@@ -23,6 +23,7 @@ import (
 
 	"ratchet/anchor"
 	"ratchet/internal/harnesses"
+	"ratchet/internal/show"
 
 	_ "modernc.org/sqlite"
 )
@@ -351,17 +352,17 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 		return Record{}, err
 	}
 	rec.Harness, rec.HarnessHash = h.String(), h.Hash
-	fmt.Fprintf(progress, "harness: %s\n", rec.Harness)
-	fmt.Fprintf(progress, "test command: %s\n", d.testSource(rec.Test))
+	fmt.Fprintf(progress, "harness: %s\n", show.Line(rec.Harness, 300))
+	fmt.Fprintf(progress, "test command: %s\n", show.Line(d.testSource(rec.Test), 2000))
 	before, _ := anchor.ReadTree(proj.Path(), false)
 	rec.TestsBefore = d.tests(ctx, proj.Path(), rec.Test)
-	fmt.Fprintf(progress, "tests before: %s\n", rec.TestsBefore)
+	fmt.Fprintf(progress, "tests before: %s\n", show.Line(rec.TestsBefore, 2000))
 	runErr := d.run(ctx, bin, proj, &rec, Context(prior, r.Text, d.budget()), progress)
 	after, _ := anchor.ReadTree(proj.Path(), false)
 	rec.Changed = changed(before, after)
 	if ctx.Err() == nil {
 		rec.TestsAfter = d.tests(ctx, proj.Path(), rec.Test)
-		fmt.Fprintf(progress, "tests after: %s\n", rec.TestsAfter)
+		fmt.Fprintf(progress, "tests after: %s\n", show.Line(rec.TestsAfter, 2000))
 	}
 	switch {
 	case ctx.Err() != nil:

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"ratchet/anchor"
+	"ratchet/internal/show"
 )
 
 // DetectTest guesses a project's test command: go test, pytest, npm test or
@@ -114,7 +115,7 @@ func (d *Door) run(ctx context.Context, bin string, proj *projectDir, rec *Recor
 	stop()
 	rec.TracePath, _ = filepath.Abs(filepath.Join(d.cfg.Home, "traces", rec.ID+".jsonl"))
 	if terr := copyTrace(trace, rec.TracePath); terr != nil {
-		fmt.Fprintf(progress, "the agent's trace was not read: %v\n", terr)
+		fmt.Fprintf(progress, "the agent's trace was not read: %s\n", show.Line(fmt.Sprint(terr), 2000))
 	}
 	refused := fromTrace(rec)
 	// The proxy refuses a request once what is left cannot cover it, so a
@@ -185,7 +186,7 @@ func tail(path string, w io.Writer) (stop func()) {
 			}
 			off += int64(len(line))
 			if s := describe(line); s != "" {
-				fmt.Fprintln(w, s)
+				fmt.Fprintln(w, show.Line(s, 2000)) // a trace event: the agent's words
 			}
 		}
 	}

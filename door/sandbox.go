@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"ratchet/anchor"
+	"ratchet/internal/show"
 )
 
 // sandboxed runs the harness under bubblewrap on a copy of the project and
@@ -50,7 +51,7 @@ func (d *Door) sandboxed(ctx context.Context, bin, work string, proj *projectDir
 		rec.Withheld = append(rec.Withheld, links(filepath.Join(box, "task"))...)
 	}
 	if len(rec.Withheld) > 0 {
-		fmt.Fprintf(progress, "not written back (dot-paths and links never leave the sandbox): %s\n", strings.Join(rec.Withheld, ", "))
+		fmt.Fprintf(progress, "not written back (dot-paths and links never leave the sandbox): %s\n", show.Line(strings.Join(rec.Withheld, ", "), 2000))
 	}
 	switch {
 	case err != nil:

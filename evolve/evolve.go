@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"ratchet/anchor"
+	"ratchet/internal/show"
 )
 
 // Config is where the evolver works and how it calls the anchor.
@@ -149,8 +150,8 @@ func (c Config) anchorAt(ctx context.Context, home string, environ []string, arg
 	cmd := exec.CommandContext(ctx, c.Anchor, append([]string{args[0], "--home", home, "--tasks", c.Tasks}, args[1:]...)...)
 	var out, errb bytes.Buffer
 	cmd.Env, cmd.Stdout, cmd.Stderr = environ, &out, &errb
-	if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-		cmd.Stderr = os.Stderr // on a terminal the anchor draws its live progress there, and its last line stays in view
+	if st, err := show.Terminal.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		cmd.Stderr = show.Terminal // on a terminal the anchor draws its live progress there (it prints only anchor.Printable text)
 	}
 	if err := cmd.Run(); err != nil {
 		return out.Bytes(), fmt.Errorf("anchor %s: %s: %w", args[0], strings.TrimSpace(lastLines(errb.String(), 1)), err)
@@ -201,9 +202,10 @@ func summary(r Round) string {
 		return fmt.Sprintf("%.3f", *p)
 	}
 	s := fmt.Sprintf("round: %s (%s) component=%s train %s -> %s holdout %s -> %s tokens=%d\n  hypothesis: %s",
-		r.Decision, r.Reason, cmp.Or(r.Component, "-"), f(r.TrainPre), f(r.TrainPost), f(r.HoldoutPre), f(r.HoldoutPost), r.Tokens, cmp.Or(r.Hypothesis, "-"))
+		clip(r.Decision, 20), clip(r.Reason, 500), clip(cmp.Or(r.Component, "-"), 200), f(r.TrainPre), f(r.TrainPost), f(r.HoldoutPre), f(r.HoldoutPost),
+		r.Tokens, clip(cmp.Or(r.Hypothesis, "-"), 500))
 	if r.Goal != "" {
-		s += "\n  goal: " + r.Goal
+		s += "\n  goal: " + clip(r.Goal, 500)
 	}
 	return s
 }
@@ -250,17 +252,16 @@ func PrintHistory(home string, w io.Writer) error {
 		if r.Gen != nil {
 			gen = fmt.Sprint(*r.Gen)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.Time, r.Decision, gen, cmp.Or(r.Component, "-"), r.Tokens, clip(r.Hypothesis, 60), clip(r.Reason, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", clip(r.Time, 40), clip(r.Decision, 20), gen, clip(cmp.Or(r.Component, "-"), 60), r.Tokens,
+			clip(r.Hypothesis, 60), clip(r.Reason, 70))
 	}
 	return tw.Flush()
 }
 
+// clip is how evolve shows a field an agent may have written (a hypothesis,
+// a component, a reason): one printable line of at most n runes.
 func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n-1] + "…"
-	}
-	return s
+	return show.Line(strings.Join(strings.Fields(s), " "), n)
 }
 
 func (c Config) spentToday() (n int64) {

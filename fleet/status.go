@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"ratchet/internal/show"
 )
 
 // Status is the fleet at one moment.
@@ -67,14 +69,15 @@ func (s Status) Print(out io.Writer) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "worker\thost\tmodel\tanchor\tjobs\tdone\trefused\tfailed\trunning\n")
 	for _, w := range s.Workers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.12s\t%d\t%d\t%d\t%d\t%s\n", w.Name, w.Host, w.Model, w.AnchorBuild, w.Jobs, w.Done, w.Refused, w.Failed, strings.Join(w.Running, " "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.12s\t%d\t%d\t%d\t%d\t%s\n", show.Line(w.Name, 60), show.Line(w.Host, 60), show.Line(w.Model, 80),
+			show.Line(w.AnchorBuild, 64), w.Jobs, w.Done, w.Refused, w.Failed, show.Line(strings.Join(w.Running, " "), 300))
 	}
 	if len(s.Workers) == 0 {
 		fmt.Fprintf(tw, "(no worker seen in the last 30 s)\n")
 	}
 	tw.Flush()
 	for _, f := range s.Failed {
-		fmt.Fprintf(out, "failed: %s\n", f)
+		fmt.Fprintf(out, "failed: %s\n", show.Line(f, 2000))
 	}
 	return nil
 }

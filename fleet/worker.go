@@ -21,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"ratchet/anchor"
+	"ratchet/internal/show"
 )
 
 // modelID is how the anchor names a frozen model.
@@ -133,7 +134,7 @@ func (w *Worker) prepare() error {
 }
 
 func (w *Worker) logf(format string, args ...any) {
-	fmt.Fprintf(w.Log, time.Now().Format("15:04:05 ")+format+"\n", args...)
+	fmt.Fprintln(w.Log, time.Now().Format("15:04:05"), show.Line(fmt.Sprintf(format, args...), 2000)) // jobs and results carry agent text
 }
 
 // note updates the worker's counters under its lock.

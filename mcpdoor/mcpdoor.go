@@ -17,6 +17,7 @@ import (
 
 	"ratchet/door"
 	"ratchet/internal/ledgerdb"
+	"ratchet/internal/show"
 	"ratchet/serve"
 )
 
@@ -48,7 +49,8 @@ func New(d *door.Door, ledger string) *mcp.Server {
 			if err != nil {
 				return nil, door.Record{}, err
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: serve.Summary(rec)}}}, rec, nil
+			shown, err := show.Clean(rec) // the answer, calls and file names are the agent's
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: serve.Summary(rec)}}}, shown, err
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "sessions", Description: "List the agent's sessions, most recent first."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, map[string]any, error) {
@@ -62,7 +64,8 @@ func New(d *door.Door, ledger string) *mcp.Server {
 					shown = append(shown, s)
 				}
 			}
-			return nil, map[string]any{"sessions": shown}, nil
+			shown, err = show.Clean(shown)
+			return nil, map[string]any{"sessions": shown}, err
 		})
 	query := func(name, desc, q string) {
 		mcp.AddTool(s, &mcp.Tool{Name: name, Description: desc},

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"ratchet/door"
+	"ratchet/internal/show"
 )
 
 // Handler serves a door. Project is used when a chat request names none.
@@ -167,7 +168,8 @@ func isJSON(contentType string) bool {
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(v)
+	b, _ := show.JSON(v) // an answer's text is the agent's: sanitised like every print of it
+	w.Write(append(b, '\n'))
 }
 
 func fail(w http.ResponseWriter, code int, msg string) {
@@ -270,7 +272,7 @@ func Summary(rec door.Record) string {
 	if len(rec.Withheld) > 0 {
 		s += "\nnot written back (dot-paths and links never leave the sandbox): " + strings.Join(rec.Withheld, ", ")
 	}
-	return s
+	return show.Text(s, show.JSONLimit)
 }
 
 // chat runs the last user message as a request. The project comes from the
@@ -314,7 +316,7 @@ func (h Handler) chat(w http.ResponseWriter, r *http.Request, e *entry) {
 			w.Header().Set("Cache-Control", "no-cache")
 			started = true
 		}
-		b, _ := json.Marshal(map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": "ratchet",
+		b, _ := show.JSON(map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": "ratchet",
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
 		fmt.Fprintf(w, "data: %s\n\n", b)
 		if flusher != nil {

@@ -17,6 +17,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"net/http"
@@ -29,6 +30,7 @@ import (
 	"strings"
 
 	"ratchet/internal/ledgerdb"
+	"ratchet/internal/show"
 )
 
 //go:embed static
@@ -76,12 +78,20 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func fail(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+	b, _ := show.JSON(map[string]string{"error": msg})
+	w.Write(append(b, '\n'))
 }
 
+// reply writes v as JSON, its strings through the sanitiser: the ledger's
+// and a trace's text is an agent's.
 func reply(w http.ResponseWriter, v any) {
+	b, err := show.JSON(v)
+	if err != nil {
+		fail(w, http.StatusInternalServerError, "encode the answer: "+err.Error())
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v)
+	w.Write(append(b, '\n'))
 }
 
 func (h Handler) query(ctx context.Context, q string, args ...any) ([]map[string]any, error) {
@@ -219,7 +229,7 @@ func (h Handler) diff(w http.ResponseWriter, hash string) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Write(b)
+	io.WriteString(w, show.Text(string(b), len(b))) // the candidate's diff: an agent wrote it
 }
 
 // trace serves a train run's trace as a JSON array of events. It reads only

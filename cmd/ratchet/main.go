@@ -7,9 +7,13 @@ import (
 
 	"ratchet/door"
 	"ratchet/internal/cli"
+	"ratchet/internal/show"
 )
 
 func main() {
 	door.HideCredentials() // out of /proc/PID/environ, where host commands could read them
-	os.Exit(cli.Main(os.Args[1:]))
+	done := show.Guard()   // all it and its children print passes the sanitiser (#21)
+	code := cli.Main(os.Args[1:])
+	done()
+	os.Exit(code)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
@@ -17,6 +18,7 @@ import (
 
 	"ratchet/door"
 	"ratchet/internal/harnesses"
+	"ratchet/internal/show"
 	"ratchet/mcpdoor"
 	"ratchet/serve"
 )
@@ -108,9 +110,7 @@ func runCommand(ctx context.Context, args []string) error {
 	}
 	err = runResult(rec)
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return errors.Join(err, enc.Encode(struct {
+		return errors.Join(err, printJSONIndented(struct {
 			door.Record
 			ExitStatus int `json:"exit_status"`
 		}{rec, exitStatus(err)}))
@@ -144,7 +144,7 @@ func clipLine(s string) string {
 func sessionsCommand(args []string) error {
 	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
-	show := fs.String("show", "", "print the records of this session, or the record with this id")
+	showID := fs.String("show", "", "print the records of this session, or the record with this id")
 	doorFlags(fs)
 	if err := parseFlags(fs, args, sessionsUsage); err != nil {
 		return err
@@ -159,24 +159,22 @@ func sessionsCommand(args []string) error {
 		return err
 	}
 	defer d.Close()
-	if *show != "" {
-		recs, err := d.Show(*show)
+	if *showID != "" {
+		recs, err := d.Show(*showID)
 		if err != nil {
 			return err
 		}
 		if len(recs) == 0 {
-			return usageErr("no session or record %q in %s; ratchet sessions lists them", *show, home)
+			return usageErr("no session or record %q in %s; ratchet sessions lists them", *showID, home)
 		}
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(recs)
+		return printJSONIndented(recs)
 	}
 	ss, err := d.Sessions()
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return json.NewEncoder(os.Stdout).Encode(ss)
+		return printJSON(ss)
 	}
 	if len(ss) == 0 {
 		fmt.Printf("no sessions yet in %s; ratchet run \"request\" starts one\n", home)
@@ -185,7 +183,8 @@ func sessionsCommand(args []string) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tREQUESTS\tLAST\tOUTCOME\tPROJECT")
 	for _, s := range ss {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", s.ID, s.Requests, s.Last, s.Outcome, s.Project)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", show.Line(s.ID, 40), s.Requests, show.Line(s.Last, 40), show.Line(s.Outcome, 40),
+			show.Line(s.Project, 200))
 	}
 	return tw.Flush()
 }
@@ -259,4 +258,27 @@ func mcpCommand(ctx context.Context, args []string) error {
 		ledger = filepath.Join(ledger, "ledger.db")
 	}
 	return mcpdoor.New(d, ledger).Run(ctx, &mcp.StdioTransport{})
+}
+
+// printJSON prints v as JSON on stdout, its strings through the sanitiser:
+// a record's request, answer, calls and observations are the agent's.
+func printJSON(v any) error {
+	b, err := show.JSON(v)
+	if err == nil {
+		_, err = fmt.Println(string(b))
+	}
+	return err
+}
+
+// printJSONIndented is printJSON for a person: indented.
+func printJSONIndented(v any) error {
+	b, err := show.JSON(v)
+	var out bytes.Buffer
+	if err == nil {
+		err = json.Indent(&out, b, "", "  ")
+	}
+	if err == nil {
+		_, err = fmt.Println(out.String())
+	}
+	return err
 }

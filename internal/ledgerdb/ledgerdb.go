@@ -1,7 +1,8 @@
 // Package ledgerdb reads the anchor's ledger for people: read-only queries
 // whose rows come back as column -> value maps, for the dashboard, the MCP
 // server and the other read-only readers. Nothing here writes; the anchor
-// owns the ledger.
+// owns the ledger. Every text value comes back through show.Text: control
+// and format characters replaced, line breaks and tabs kept, capped.
 //
 // Every query sees the ledger through temporary views that keep two rules,
 // whatever the query says:
@@ -29,6 +30,8 @@ import (
 	"strings"
 
 	"modernc.org/sqlite"
+
+	"ratchet/internal/show"
 )
 
 // Withheld is how the error of a holdout or sealed run reads: the word and
@@ -82,6 +85,9 @@ func Query(ctx context.Context, path, q string, args ...any) ([]map[string]any, 
 			if b, ok := vals[i].([]byte); ok {
 				vals[i] = string(b)
 			}
+			if s, ok := vals[i].(string); ok {
+				vals[i] = show.Text(s, textLimit) // any text may be an agent's: it is read for people (#21)
+			}
 			row[c] = vals[i]
 		}
 		out = append(out, row)
@@ -89,13 +95,16 @@ func Query(ctx context.Context, path, q string, args ...any) ([]map[string]any, 
 	return out, rows.Err()
 }
 
+// textLimit caps a text value: a hypothesis or an error, never a book.
+const textLimit = 20000
+
 // oldOutcome is the outcome of a run recorded before outcomes were kept.
 const oldOutcome = "CASE WHEN COALESCE(error, '') = '' THEN 'ok' ELSE 'error' END"
 
 // added are the columns newer anchors write, with how an older ledger's
 // rows read them.
 var added = map[string][][2]string{
-	"runs": {{"repeat", "0"}, {"outcome", oldOutcome}},
+	"runs": {{"repeat", "0"}, {"outcome", oldOutcome}, {"judge", "''"}},
 	"generations": {{"goal", "''"}, {"train_fixed", "NULL"}, {"train_broken", "NULL"}, {"train_p", "NULL"},
 		{"holdout_fixed", "NULL"}, {"holdout_broken", "NULL"}, {"holdout_p", "NULL"}},
 }
