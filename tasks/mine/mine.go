@@ -190,9 +190,13 @@ func checkAll(ctx context.Context, cands []*candidate, staging string, jobs int,
 				os.RemoveAll(dir)
 				cd.reason, problem = checkTask(ctx, cd.t, dir, tmp+"-changed")
 			}
+			if cd.reason == "" && strings.Contains(cd.t.test, "go test") {
+				cd.reason, problem = cutPassing(ctx, &cd.t, dir, tmp)
+			}
 			mu.Lock()
 			defer mu.Unlock()
-			if cd.reason == reasonInvalid || cd.reason == reasonSandbox || cd.reason == reasonMissing || cd.reason == reasonNewerGo {
+			if cd.reason == reasonInvalid || cd.reason == reasonSandbox || cd.reason == reasonMissing || cd.reason == reasonNewerGo ||
+				cd.reason == reasonPartPass {
 				prog.printf(true, "mine: commit %s: %s: %s", cd.c.hash[:10], cd.reason, problem)
 			}
 			done++
@@ -313,8 +317,9 @@ var moduleLine = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)`)
 
 // goTask fills in a Go task: hidden/ holds every test file of the packages
 // whose tests changed, as of the commit (a test file the commit deleted is
-// cut to its package clause), so the public ones are pristine and count;
-// modules are vendored; the command tests those packages.
+// cut to its package clause), until checkAll has cut from it the tests that
+// pass on the parent (cutPassing); modules are vendored; the command tests
+// those packages.
 func goTask(ctx context.Context, t *task, before, after map[string][]byte, chs []change) string {
 	if after["go.mod"] == nil {
 		return reasonNoModule
