@@ -25,16 +25,16 @@ import (
 // Why a Go commit makes no task when its tests pass on the parent in part.
 const reasonPartPass = "some of its tests already pass on the parent and could not be cut out"
 
-// cutPassing makes a checked Go task score 0 for a tree that changes
-// nothing. The anchor counts every top-level test of hidden/, and most of a
-// fixing commit's tests (and all of the public ones) already pass on the
-// parent, so a do-nothing tree would score most of the way. It runs the
-// hidden tests on the parent's tree, cuts from hidden/ every top-level test
-// that passed there (cutTests), drops the pristine public test files left
-// with no test (repo/ holds the same file, which the anchor restores over
-// the agent's anyway), and checks the task again until the untouched tree
-// scores 0/N; three rounds at most, for tests that stop reporting once a
-// panicking test before them is gone.
+// cutPassing makes a good Go task that a tree changing nothing scores
+// above 0 on score 0 there. The anchor counts every top-level test of
+// hidden/, and most of a fixing commit's tests (and all of the public ones)
+// already pass on the parent. It runs the hidden tests on the parent's tree,
+// cuts from hidden/ every top-level test that passed there (cutTests),
+// drops the pristine public test files left with no test (repo/ holds the
+// same file, which the anchor restores over the agent's anyway), and checks
+// the task again, until the untouched tree scores 0/N: three rounds at
+// most, for tests that did not report while a panicking test before them
+// was there.
 func cutPassing(ctx context.Context, t *task, dir, tmp string) (string, string) {
 	for round := range 3 {
 		passed, err := passingOnParent(ctx, *t)
@@ -42,7 +42,7 @@ func cutPassing(ctx context.Context, t *task, dir, tmp string) (string, string) 
 			return reasonSandbox, err.Error()
 		}
 		if len(passed) == 0 {
-			return "", "" // the last check holds: nothing of hidden/ passes untouched
+			return reasonPartPass, "the untouched tree scores above 0, yet no hidden test passed on the parent in go test -json"
 		}
 		hidden, err := cutTests(*t, passed)
 		if err != nil {
