@@ -103,3 +103,35 @@ func TestPackageName(t *testing.T) {
 		}
 	}
 }
+
+func TestCutTests(t *testing.T) {
+	const (
+		pristine = "package calc\n\nimport \"testing\"\n\nfunc TestOld(t *testing.T) {}\n"
+		helpers  = "package calc\n\nfunc helper() int { return 1 }\n"
+		changed  = "package calc\n\nimport \"testing\"\n\nfunc TestKept(t *testing.T) {}\n\nfunc TestPasses(t *testing.T) {}\n"
+	)
+	tk := task{
+		repo: map[string][]byte{"go.mod": []byte("module example.com/m\n"), "calc/old_test.go": []byte(pristine),
+			"calc/helpers_test.go": []byte(helpers), "calc/new_test.go": []byte("package calc\n")},
+		hidden: map[string][]byte{"calc/old_test.go": []byte(pristine), "calc/helpers_test.go": []byte(helpers),
+			"calc/new_test.go": []byte(changed), "calc/testdata/in.txt": []byte("x"), "other/x_test.go": []byte(pristine)},
+	}
+	passed := map[string]bool{"example.com/m/calc TestOld": true, "example.com/m/calc TestPasses": true}
+	hidden, err := cutTests(tk, passed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"calc/new_test.go":     "package calc\n\nimport \"testing\"\n\nfunc TestKept(t *testing.T) {}\n",
+		"calc/testdata/in.txt": "x",
+		"other/x_test.go":      pristine, // TestOld passed in calc, not here
+	}
+	if len(hidden) != len(want) {
+		t.Errorf("hidden/ holds %d files, want %d: %v", len(hidden), len(want), hidden)
+	}
+	for name, body := range want {
+		if string(hidden[name]) != body {
+			t.Errorf("%s = %q, want %q", name, hidden[name], body)
+		}
+	}
+}
