@@ -182,17 +182,18 @@ func checkAll(ctx context.Context, cands []*candidate, staging string, jobs int,
 			defer func() { <-sem }()
 			var problem string
 			dir, tmp := filepath.Join(staging, "pending", cd.t.id), filepath.Join(staging, "tmp", fmt.Sprint(i))
-			cd.reason, problem = checkTask(ctx, cd.t, dir, tmp)
+			cd.reason, problem = checkTask(ctx, &cd.t, dir, tmp)
 			if cd.reason == reasonSkips && len(cd.t.changedTests) < len(cd.t.hidden) {
 				// A public test that always skips (behind a flag, on one
 				// CPU) would count as failed: only the changed tests count.
 				cd.t.hidden = cd.t.changedTests
 				os.RemoveAll(dir)
-				cd.reason, problem = checkTask(ctx, cd.t, dir, tmp+"-changed")
+				cd.reason, problem = checkTask(ctx, &cd.t, dir, tmp+"-changed")
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if cd.reason == reasonInvalid || cd.reason == reasonSandbox || cd.reason == reasonMissing || cd.reason == reasonNewerGo {
+			if cd.reason == reasonInvalid || cd.reason == reasonSandbox || cd.reason == reasonMissing || cd.reason == reasonNewerGo ||
+				cd.reason == reasonPartPass {
 				prog.printf(true, "mine: commit %s: %s: %s", cd.c.hash[:10], cd.reason, problem)
 			}
 			done++
@@ -206,14 +207,19 @@ func checkAll(ctx context.Context, cands []*candidate, staging string, jobs int,
 }
 
 // checkTask writes t to dir and checks it by the validator's rules; it
-// returns why it is no task, or "", and the validator's problem.
-func checkTask(ctx context.Context, t task, dir, tmp string) (string, string) {
+// returns why it is no task, or "", and the validator's problem. A good Go
+// task that a tree changing nothing does not score 0 on has the tests
+// that pass untouched cut from its hidden/ (cutPassing).
+func checkTask(ctx context.Context, t *task, dir, tmp string) (string, string) {
 	if err := t.write(dir); err != nil {
 		return reasonInvalid, err.Error()
 	}
-	p := tasks.Check(ctx, dir, tmp).Problem
-	reason, detail := verdict(ctx, t, p)
-	return reason, cmp.Or(detail, p)
+	r := tasks.Check(ctx, dir, tmp)
+	reason, detail := verdict(ctx, *t, r.Problem)
+	if reason == "" && strings.Contains(t.test, "go test") && !strings.HasPrefix(r.Untouched, "0/") {
+		return cutPassing(ctx, t, dir, tmp)
+	}
+	return reason, cmp.Or(detail, r.Problem)
 }
 
 // verdict turns the validator's problem with a task into why it is none,
@@ -313,8 +319,9 @@ var moduleLine = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)`)
 
 // goTask fills in a Go task: hidden/ holds every test file of the packages
 // whose tests changed, as of the commit (a test file the commit deleted is
-// cut to its package clause), so the public ones are pristine and count;
-// modules are vendored; the command tests those packages.
+// cut to its package clause), until checkTask cuts from it the tests that
+// pass on the parent (cutPassing); modules are vendored; the command tests
+// those packages.
 func goTask(ctx context.Context, t *task, before, after map[string][]byte, chs []change) string {
 	if after["go.mod"] == nil {
 		return reasonNoModule

@@ -80,6 +80,10 @@ const (
 	median1  = "package stats\n\nimport \"sort\"\n\n// Median is the middle value of xs.\nfunc Median(xs []float64) float64 {\n\ts := append([]float64(nil), xs...)\n\tsort.Float64s(s)\n\tif len(s)%2 == 0 {\n\t\treturn (s[len(s)/2-1] + s[len(s)/2]) / 2\n\t}\n\treturn s[len(s)/2]\n}\n"
 	medianT  = "package stats\n\nimport \"testing\"\n\nfunc TestMedianEven(t *testing.T) {\n\tif Median([]float64{4, 1, 3, 2}) != 2.5 {\n\t\tt.Fatal(Median([]float64{4, 1, 3, 2}))\n\t}\n}\n"
 	goMod    = "module example.com/calc\n\ngo 1.26\n"
+
+	// What hidden/ keeps of sumTest1 and meanT1: the tests that fail on the parent.
+	sumTestNew  = "package calc\n\nimport \"testing\"\n\nfunc TestSumThree(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Fatal(got)\n\t}\n}\n"
+	meanTestNew = "package stats\n\nimport \"testing\"\n\nfunc TestMeanNone(t *testing.T) {\n\tif Mean(nil) != 0 {\n\t\tt.Fatal(Mean(nil))\n\t}\n}\n"
 )
 
 // goHistory builds the known history: four fixing commits (one of them a
@@ -168,7 +172,7 @@ func TestMineGoHistory(t *testing.T) {
 	sumTask, _ := filepath.Glob(filepath.Join(out, "train", want[0][:10]+"-*"))
 	if len(sumTask) == 1 {
 		checkFiles(t, sumTask[0], map[string]string{
-			"repo/calc/sum.go": sumBuggy, "repo/calc/sum_test.go": sumTest0, "hidden/calc/sum_test.go": sumTest1,
+			"repo/calc/sum.go": sumBuggy, "repo/calc/sum_test.go": sumTest0, "hidden/calc/sum_test.go": sumTestNew,
 			"reference/calc/sum.go": sumFixed, "hidden/calc/max_test.go": "", "repo/.git/HEAD": "", "repo/.ci.yml": "",
 		})
 	}
@@ -178,6 +182,18 @@ func TestMineGoHistory(t *testing.T) {
 	if len(medianTask) == 1 {
 		checkFiles(t, medianTask[0], map[string]string{"hidden/stats/median_test.go": medianT, "hidden/stats/slow_test.go": "", "hidden/stats/mean_test.go": ""})
 	}
+	// The tests that pass on the parent are cut: TestMeanTwo from the
+	// changed file, and the pristine public files of calc whole (repo/
+	// holds them).
+	mergeTask, _ := filepath.Glob(filepath.Join(out, "train", want[1][:10]+"-*"))
+	if len(mergeTask) == 1 {
+		checkFiles(t, mergeTask[0], map[string]string{"hidden/stats/mean_test.go": meanTestNew, "repo/stats/mean_test.go": meanT0})
+	}
+	clampTask, _ := filepath.Glob(filepath.Join(out, "holdout", want[2][:10]+"-*"))
+	if len(clampTask) == 1 {
+		checkFiles(t, clampTask[0], map[string]string{"hidden/calc/clamp_test.go": clampT, "hidden/calc/sum_test.go": "", "hidden/calc/max_test.go": "",
+			"repo/calc/sum_test.go": sumTest1, "repo/calc/max_test.go": maxTest})
+	}
 	var table bytes.Buffer
 	results, err := tasks.Validate(context.Background(), out, 2, &table)
 	if err != nil {
@@ -186,6 +202,12 @@ func TestMineGoHistory(t *testing.T) {
 	for _, res := range results {
 		if res.Problem != "" {
 			t.Errorf("written task %s/%s is bad:\n%s", res.Split, res.ID, table.String())
+		}
+		// A tree that changes nothing scores 0, the reference all.
+		var up, ut, rp, rt int
+		fmt.Sscanf(res.Untouched+" "+res.Reference, "%d/%d %d/%d", &up, &ut, &rp, &rt)
+		if up != 0 || ut == 0 || rp != rt || rt != ut {
+			t.Errorf("task %s/%s: untouched %s, reference %s; want 0/N and N/N", res.Split, res.ID, res.Untouched, res.Reference)
 		}
 	}
 

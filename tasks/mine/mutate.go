@@ -234,8 +234,8 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 		return
 	}
 	t.id = fmt.Sprintf("%s-%d", t.id, s.Start) // two sites may share a line
-	m.t = t
-	m.reason, _ = checkTask(ctx, t, filepath.Join(staging, "pending", t.id), filepath.Join(staging, "tmp", fmt.Sprint(n)))
+	m.reason, _ = checkTask(ctx, &t, filepath.Join(staging, "pending", t.id), filepath.Join(staging, "tmp", fmt.Sprint(n)))
+	m.t = t // for Go, without the tests the mutant passes (cutPassing)
 }
 
 // pytestCommand is the machine's pytest on the whole project, with src/
