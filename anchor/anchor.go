@@ -36,8 +36,9 @@ type Anchor struct {
 	Out                          io.Writer
 	db                           *sql.DB
 	buildMu                      sync.Mutex
-	phase                        string // the step of the rule being evaluated, for progress lines
-	rejected                     bool   // Apply rejected its candidate: exit status 1
+	phase                        string   // the step of the rule being evaluated, for progress lines
+	rejected                     bool     // Apply rejected its candidate: exit status 1
+	replay                       *replies // anchor replay: the one run's view of the reply cache
 }
 
 // status is an error with its exit status (docs/OPERATOR.md): 2 for bad usage
@@ -180,9 +181,9 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		return nil, nil, errors.New("anchor apply needs --candidate FILE.json; see anchor apply -h")
 	case cmd == "traces" && o.split != "train" && o.split != "":
 		return nil, nil, errors.New("anchor traces serves --split train only; holdout and sealed traces are never shown")
-	case (cmd == "snapshot" || cmd == "rollback") && fs.NArg() != 1:
+	case (cmd == "snapshot" || cmd == "rollback" || cmd == "replay") && fs.NArg() != 1:
 		return nil, nil, fmt.Errorf("anchor %s takes one argument; run anchor %s -h", cmd, cmd)
-	case cmd != "snapshot" && cmd != "rollback" && cmd != "verify" && fs.NArg() > 0:
+	case cmd != "snapshot" && cmd != "rollback" && cmd != "verify" && cmd != "replay" && fs.NArg() > 0:
 		return nil, nil, fmt.Errorf("anchor %s takes no argument %q; flags go before it, see anchor %s -h", cmd, fs.Arg(0), cmd)
 	case cmd == "init" && !exists(filepath.Join(o.harness, "manifest.toml")):
 		return nil, nil, fmt.Errorf("%s is not a harness: it has no manifest.toml; pass --harness DIR", o.harness)
@@ -265,6 +266,14 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 			return fmt.Errorf("anchor verify takes at most one generation number, not %q", o.flags.Args())
 		}
 		return a.Verify(gen, o.asJSON)
+	case "replay":
+		harness := ""
+		o.flags.Visit(func(f *flag.Flag) {
+			if f.Name == "harness" {
+				harness = f.Value.String()
+			}
+		})
+		return a.Replay(ctx, o.flags.Arg(0), harness)
 	case "rollback":
 		gen, err := strconv.Atoi(o.harness)
 		if err != nil {

@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -25,6 +26,8 @@ type replies struct {
 	seen         map[string]int // occurrences of each request so far in this run
 	sent, served int            // requests sent upstream; replies served from the record
 	servedTokens int64
+	only         bool // anchor replay: answer from the record only, never upstream
+	diverged     int  // in a replay, the first request the record does not hold (1 is the first)
 }
 
 // replies returns the cache for run r; with the screen off it only counts.
@@ -58,6 +61,9 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 		in, out, failure, _ = live(w)
 		return in, out, failure
 	}
+	if c.only {
+		live = c.refuse
+	}
 	sum := sha256.Sum256(append([]byte(c.prefix), fwd...))
 	key := hex.EncodeToString(sum[:])
 	n, kind, body, err := c.seen[key], "", []byte(nil), sql.ErrNoRows
@@ -84,6 +90,15 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 	}
 	put(c.db, "exchanges", "run_id, seq, key, occurrence, cached", c.run, c.sent+c.served, key, n, err == nil)
 	return in, out, failure
+}
+
+// refuse stands for the upstream in a replay: a request the record does not
+// hold is where the harness first sent something else, and goes nowhere.
+func (c *replies) refuse(w http.ResponseWriter) (int64, int64, string, bool) {
+	c.sent-- // counted as sent by exchange, but nothing went upstream
+	c.diverged = cmp.Or(c.diverged, c.sent+c.served+1)
+	refuse(w, http.StatusConflict, "replay_diverged", "anchor replay: the record holds no reply to this request")
+	return 0, 0, "", false
 }
 
 // counts fills in what r's proxy sent upstream and served from the record.
