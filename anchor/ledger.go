@@ -33,7 +33,8 @@ func (a *Anchor) open() error {
 			return fmt.Errorf("create the ledger folder %s: %w; check --home / ANCHOR_HOME", a.Home, err)
 		}
 	}
-	db, err := sql.Open("sqlite", a.path("ledger.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)")
+	db, err := sql.Open("sqlite", a.path("ledger.db")+
+		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)")
 	if err != nil {
 		return fmt.Errorf("open the ledger in %s: %w", a.Home, err)
 	}
@@ -102,16 +103,16 @@ type Gen struct {
 	Head                       bool // not a column: whether it is the head now
 }
 
-const genCols = `gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, goal, decision, reason,
-  train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed,
+const genCols = `gen, parent_gen, harness_hash, diff_hash, component, hypothesis, trace_ids, goal, decision,
+  reason, train_pre, train_post, holdout_pre, holdout_post, train_fixed, train_broken, train_p, holdout_fixed,
   holdout_broken, holdout_p, tokens, created_at, run_ids,
   runs, runs_cached, requests, upstream_tokens, stopped, screen_seed`
 
 func (g *Gen) fields() []any {
-	return []any{&g.Gen, &g.Parent, &g.Hash, &g.DiffHash, &g.Component, &g.Hypothesis, &g.TraceIDs, &g.Goal, &g.Decision, &g.Reason,
-		&g.TrainPre, &g.TrainPost, &g.HoldoutPre, &g.HoldoutPost, &g.TrainFixed, &g.TrainBroken, &g.TrainP,
-		&g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt, &g.RunIDs,
-		&g.Runs, &g.RunsCached, &g.Requests, &g.Upstream, &g.Stopped, &g.Seed}
+	return []any{&g.Gen, &g.Parent, &g.Hash, &g.DiffHash, &g.Component, &g.Hypothesis, &g.TraceIDs, &g.Goal,
+		&g.Decision, &g.Reason, &g.TrainPre, &g.TrainPost, &g.HoldoutPre, &g.HoldoutPost, &g.TrainFixed,
+		&g.TrainBroken, &g.TrainP, &g.HoldoutFixed, &g.HoldoutBroken, &g.HoldoutP, &g.Tokens, &g.CreatedAt,
+		&g.RunIDs, &g.Runs, &g.RunsCached, &g.Requests, &g.Upstream, &g.Stopped, &g.Seed}
 }
 
 // putGen writes a generation row. Apply calls it after every step (I4); a
@@ -124,7 +125,8 @@ func (a *Anchor) putGen(g *Gen) error {
 
 func (a *Anchor) gens(where string, args ...any) ([]Gen, error) {
 	withHead := func(g *Gen) []any { return append(g.fields(), &g.Head) }
-	return scan(a.db, withHead, `SELECT `+genCols+`, gen = (SELECT gen FROM head) FROM generations `+where+` ORDER BY gen`, args...)
+	return scan(a.db, withHead,
+		`SELECT `+genCols+`, gen = (SELECT gen FROM head) FROM generations `+where+` ORDER BY gen`, args...)
 }
 
 // head returns the current head generation.
@@ -168,8 +170,9 @@ func (a *Anchor) Log(asJSON bool) error {
 			ORDER BY gen`))
 	}
 	split := func(s string) string {
-		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)), iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post)))
-			|| iif(` + s + `_p IS NULL, '', printf(' (+%d -%d p=%.3f)', ` + s + `_fixed, ` + s + `_broken, ` + s + `_p))`
+		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)),
+			iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post))) ||
+			iif(` + s + `_p IS NULL, '', printf(' (+%d -%d p=%.3f)', ` + s + `_fixed, ` + s + `_broken, ` + s + `_p))`
 	}
 	cost := `printf(' [cost: %d runs, %d cached, %d requests, %d upstream tokens%s]', runs, runs_cached,
 		requests, upstream_tokens, iif(stopped = '', '', '; stopped at ' || stopped))`
@@ -236,7 +239,8 @@ func (a *Anchor) lock() (func(), error) {
 		return nil, errors.New("another anchor init, apply or rollback holds this ledger; wait for it to finish")
 	}
 	a.sweep() // a dead apply's mounts and folders too
-	_, err = a.db.Exec(`UPDATE generations SET decision = 'interrupted', reason = 'interrupted during: ' || reason WHERE decision = 'pending'`)
+	_, err = a.db.Exec(`UPDATE generations SET decision = 'interrupted',
+		reason = 'interrupted during: ' || reason WHERE decision = 'pending'`)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("mark dead applies interrupted: %w", err)

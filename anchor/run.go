@@ -81,8 +81,9 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 	if err != nil {
 		return Run{}, fmt.Errorf("read task %s: %w", t.ID, err)
 	}
-	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Group: t.Group, Split: t.Split,
-		Model: a.Model(), Repeat: repeat, Budget: a.Budget, Memory: a.Memory, ExitCode: -1, Total: 1, Judge: judge()}
+	base := Run{HarnessHash: hash, TaskHash: HashOf(task), TaskID: t.ID, Group: t.Group,
+		Split: t.Split, Model: a.Model(), Repeat: repeat, Budget: a.Budget, Memory: a.Memory,
+		ExitCode: -1, Total: 1, Judge: judge()}
 	// Every run that was the harness's doing is the answer, failures too:
 	// were they re-run, a harness could redraw its losses and keep its
 	// wins. The machine's failures (infra) are run again, and so are runs
@@ -175,8 +176,9 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 		r.Outcome, r.Error = "infra", err.Error()
 		return
 	}
-	box := Box{Work: work, Cache: warm, Timeout: t.Timeout, Harness: bin, Socket: sock, Args: []string{"/opt/harness", "/work"},
-		Env: []string{"MODEL_API", a.API, "MODEL_NAME", a.ModelName, "MODEL_OPTIONS", a.Options}, Memory: a.Memory}
+	box := Box{Work: work, Cache: warm, Timeout: t.Timeout, Harness: bin, Socket: sock,
+		Args: []string{"/opt/harness", "/work"},
+		Env:  []string{"MODEL_API", a.API, "MODEL_NAME", a.ModelName, "MODEL_OPTIONS", a.Options}, Memory: a.Memory}
 	code, out, timedOut, err := box.Run(ctx)
 	proxy.Close()
 	r.TokensIn, r.TokensOut = proxy.Used()
@@ -192,7 +194,8 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 	case timedOut:
 		r.Outcome, r.Error = "timeout", fmt.Sprintf("agent run timed out after %s", t.Timeout)
 	case code != 0:
-		r.Outcome, r.Error = "crash", fmt.Sprintf("harness exited with status %d: %s", code, strings.TrimSpace(string(out[max(0, len(out)-300):])))
+		r.Outcome, r.Error = "crash", fmt.Sprintf("harness exited with status %d: %s", code,
+			strings.TrimSpace(string(out[max(0, len(out)-300):])))
 	}
 	a.keepTrace(filepath.Join(work, "trace.jsonl"), r)
 	if a.Keep != "" {
@@ -257,9 +260,10 @@ func (a *Anchor) keepReport(id string, s Scored) {
 // infrastructure failure.
 func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	snapshot, _ := filepath.Abs(a.path("snapshots", r.HarnessHash))
-	job, _ := json.Marshal(map[string]any{"harness_hash": r.HarnessHash, "snapshot": snapshot, "task_id": t.ID, "split": t.Split,
-		"task_dir": t.Dir, "task_hash": r.TaskHash, "model": r.Model, "budget": a.Budget, "memory": a.Memory, "timeout": t.Timeout.String(),
-		"repeat": r.Repeat, "force": force, "anchor_build": anchorBuild()})
+	job, _ := json.Marshal(map[string]any{"harness_hash": r.HarnessHash, "snapshot": snapshot, "task_id": t.ID,
+		"split": t.Split, "task_dir": t.Dir, "task_hash": r.TaskHash, "model": r.Model, "budget": a.Budget,
+		"memory": a.Memory, "timeout": t.Timeout.String(), "repeat": r.Repeat, "force": force,
+		"anchor_build": anchorBuild()})
 	argv := strings.Fields(a.Runner)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
@@ -279,7 +283,8 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	}
 	r.Passed, r.Total, r.TokensIn, r.TokensOut = res.Passed, max(res.Total, 1), res.TokensIn, res.TokensOut
 	r.ExitCode, r.Outcome, r.Error = res.ExitCode, res.Outcome, res.Error
-	r.Requests, r.CachedReplies, r.CachedTokens = res.Requests, res.CachedReplies, res.CachedTokens // the worker's cache
+	// the worker's cache
+	r.Requests, r.CachedReplies, r.CachedTokens = res.Requests, res.CachedReplies, res.CachedTokens
 	a.keepTrace(res.Trace, r)
 }
 
@@ -352,13 +357,15 @@ func (a *Anchor) build(ctx context.Context, hash string) (string, error) {
 	if err := WriteTree(filepath.Join(dir, "src"), files); err != nil {
 		return "", err
 	}
-	box := Box{Work: dir, Cache: cache, SharedCache: true, Dir: "/work/src", Timeout: 5 * time.Minute, Args: []string{"go", "build", "-o", "/work/harness", "."}}
+	box := Box{Work: dir, Cache: cache, SharedCache: true, Dir: "/work/src", Timeout: 5 * time.Minute,
+		Args: []string{"go", "build", "-o", "/work/harness", "."}}
 	code, out, timedOut, err := box.Run(ctx)
 	if err != nil {
 		return "", err
 	}
 	if timedOut || code != 0 {
-		return "", fmt.Errorf("%w (status %d, timed out %v): %s", errNoBuild, code, timedOut, strings.TrimSpace(string(out[max(0, len(out)-2000):])))
+		return "", fmt.Errorf("%w (status %d, timed out %v): %s", errNoBuild, code, timedOut,
+			strings.TrimSpace(string(out[max(0, len(out)-2000):])))
 	}
 	return bin, os.Rename(filepath.Join(dir, "harness"), bin)
 }
@@ -385,7 +392,8 @@ func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string,
 	splitEval, error) {
 	dirs, _ := filepath.Glob(filepath.Join(a.Tasks, split, "*", "task.toml"))
 	if split != "train" && split != "holdout" && split != "sealed" || len(dirs) == 0 {
-		return splitEval{}, fmt.Errorf("no tasks in %s; --split is train, holdout or sealed, and --tasks / ANCHOR_TASKS a suite with <split>/<id>/task.toml", filepath.Join(a.Tasks, split))
+		return splitEval{}, fmt.Errorf("no tasks in %s; --split is train, holdout or sealed, "+
+			"and --tasks / ANCHOR_TASKS a suite with <split>/<id>/task.toml", filepath.Join(a.Tasks, split))
 	}
 	if ids != nil {
 		named := func(d string) bool { return slices.Contains(ids, filepath.Base(filepath.Dir(d))) }
@@ -420,10 +428,10 @@ func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string,
 			sum += r.Score
 			elapsed := time.Since(start)
 			left := elapsed / time.Duration(done) * time.Duration(len(e.Runs)-done)
-			status := fmt.Sprintf("%s %s %d/%d mean %.3f, %s in, ~%s left", a.phase, split, done, len(e.Runs), sum/float64(done),
-				elapsed.Round(time.Second), left.Round(time.Second))
-			line := fmt.Sprintf("%-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s", r.TaskID, r.Repeat, r.Score, r.Passed, r.Total,
-				r.TokensIn+r.TokensOut, r.Cached, Printable(cmp.Or(r.Error, r.Outcome), 300))
+			status := fmt.Sprintf("%s %s %d/%d mean %.3f, %s in, ~%s left", a.phase, split, done, len(e.Runs),
+				sum/float64(done), elapsed.Round(time.Second), left.Round(time.Second))
+			line := fmt.Sprintf("%-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s", r.TaskID, r.Repeat,
+				r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, Printable(cmp.Or(r.Error, r.Outcome), 300))
 			if live { // on a terminal: the run's line, then the status redrawn beneath it
 				fmt.Fprintf(os.Stderr, "\r\033[K%s\n%s", line, status)
 			} else {
@@ -441,9 +449,10 @@ func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string,
 	for _, d := range dirs { // summed in task order, so equal scores give equal means
 		e.Mean += e.Tasks[filepath.Base(filepath.Dir(d))] / float64(len(dirs))
 	}
-	fmt.Fprintf(os.Stderr, "%s mean %.3f ± %.3f (standard error) over %d tasks (repeats: %d, cached runs: %d)%s\n",
-		split, e.Mean, stdErr(e), len(dirs), a.Repeats, cached, flaky(e.Runs))
-	err = put(a.db, "evals", "harness_hash, split, model, score, n_tasks, cached, created_at", hash, split, a.Model(), e.Mean, len(dirs), cached, now())
+	fmt.Fprintf(os.Stderr, "%s mean %.3f ± %.3f (standard error) over %d tasks (repeats: %d, "+
+		"cached runs: %d)%s\n", split, e.Mean, stdErr(e), len(dirs), a.Repeats, cached, flaky(e.Runs))
+	err = put(a.db, "evals", "harness_hash, split, model, score, n_tasks, cached, created_at",
+		hash, split, a.Model(), e.Mean, len(dirs), cached, now())
 	return e, err
 }
 

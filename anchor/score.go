@@ -369,7 +369,8 @@ func count(t Task, out []byte, exit int, report []byte, hidden, files map[string
 	final, failedIn, passedIn := map[string]string{}, map[string]bool{}, map[string]bool{}
 	for _, line := range bytes.Split(out, []byte("\n")) {
 		var e struct{ Action, Package, Test string }
-		if json.Unmarshal(line, &e) == nil && e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
+		if json.Unmarshal(line, &e) == nil && e.Test != "" &&
+			(e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
 			final[e.Package+" "+e.Test] = e.Action
 		}
 	}
@@ -399,7 +400,8 @@ func count(t Task, out []byte, exit int, report []byte, hidden, files map[string
 		pkg, _, _ := strings.Cut(key, " ")
 		action := final[key]
 		if action == "pass" || action == "skip" || (action == "" && passedIn[pkg] && !failedIn[pkg]) {
-			return Scored{Total: max(s.Total, 1), Outcome: "forged", Error: fmt.Sprintf("forged: the canary %s, which must fail, reported %q", key, action)}
+			return Scored{Total: max(s.Total, 1), Outcome: "forged",
+				Error: fmt.Sprintf("forged: the canary %s, which must fail, reported %q", key, action)}
 		}
 	}
 	if s.Total > 0 && !heard { // why nothing counted: a build failure is named by its first compiler line
@@ -446,8 +448,10 @@ func junit(report []byte, exit int) Scored {
 	return s
 }
 
-var framing = regexp.MustCompile(`\x16|\\x16|\\026|\\u0016|\\U00000016`) // test2json reads framing only after this byte
-var startupExit = regexp.MustCompile(`\b(os\.Exit|runtime\.Goexit|fmt\.Print\w*|syscall\.\w+|unix\.\w+|print|println)\(`)
+// test2json reads framing only after this byte
+var framing = regexp.MustCompile(`\x16|\\x16|\\026|\\u0016|\\U00000016`)
+var startupExit = regexp.MustCompile(
+	`\b(os\.Exit|runtime\.Goexit|fmt\.Print\w*|syscall\.\w+|unix\.\w+|print|println)\(`)
 var embedLine = regexp.MustCompile(`(?m)^[ \t]*//go:embed\s.*$`)
 var startupWrite = regexp.MustCompile(`\bos\.(Stdout|Stderr|NewFile)\b`)
 
