@@ -156,7 +156,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 	}
 	var proxy *Proxy
 	var warm string
-	cache := a.replies(r, force)
+	cache := cmp.Or(a.replay, a.replies(r, force)) // a replay brings its own view
 	for _, step := range []func(){
 		func() { err = copyTree(filepath.Join(t.Dir, "repo"), filepath.Join(work, "task")) },
 		func() {
