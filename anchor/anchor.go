@@ -127,22 +127,26 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 // flags and bad settings are errors before anything is written.
 func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) {
 	a := &Anchor{Out: out, API: env("MODEL_API", "openai"), URL: env("MODEL_URL", "http://127.0.0.1:11434"),
-		ModelName: os.Getenv("MODEL_NAME"), Options: strings.TrimSpace(os.Getenv("MODEL_OPTIONS")), Runner: os.Getenv("ANCHOR_RUNNER")}
+		ModelName: os.Getenv("MODEL_NAME"), Options: strings.TrimSpace(os.Getenv("MODEL_OPTIONS")),
+		Runner: os.Getenv("ANCHOR_RUNNER")}
 	// MODEL_API_KEY, else OPENAI_API_KEY or ANTHROPIC_API_KEY by the API
 	a.key = cmp.Or(os.Getenv("MODEL_API_KEY"), os.Getenv(strings.ToUpper(a.API)+"_API_KEY"))
 	fs := flag.NewFlagSet("anchor "+cmd, flag.ContinueOnError)
 	o := &options{flags: fs}
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&a.Home, "home", env("ANCHOR_HOME", ".anchor"), "the ledger's folder (ANCHOR_HOME)")
-	fs.StringVar(&a.Tasks, "tasks", env("ANCHOR_TASKS", "tasks/example"), "the task suite: train/, holdout/, sealed/ (ANCHOR_TASKS)")
+	fs.StringVar(&a.Tasks, "tasks", env("ANCHOR_TASKS", "tasks/example"),
+		"the task suite: train/, holdout/, sealed/ (ANCHOR_TASKS)")
 	fs.IntVar(&a.Jobs, "jobs", runtime.NumCPU(), "runs at a time (ANCHOR_JOBS)")
-	fs.Int64Var(&a.Budget, "budget", 100000, "tokens one run may spend, in and out, enforced by the proxy; frozen for the ledger (ANCHOR_BUDGET)")
-	fs.Int64Var(&a.Memory, "memory", DefaultMemory, "bytes of memory one sandbox may use as a whole; frozen for the ledger (ANCHOR_MEMORY)")
-	fs.IntVar(&a.Repeats, "repeats", 1, "init: runs per task and harness, frozen for the ledger (ANCHOR_REPEATS)")
-	fs.Float64Var(&a.Alpha, "alpha", 0.05, "init: the gate's significance level, frozen for the ledger (ANCHOR_ALPHA)")
+	fs.Int64Var(&a.Budget, "budget", 100000,
+		"tokens one run may spend, in and out, enforced by the proxy; frozen for the ledger (ANCHOR_BUDGET)")
+	fs.Int64Var(&a.Memory, "memory", DefaultMemory,
+		"bytes of memory one sandbox may use as a whole; frozen for the ledger (ANCHOR_MEMORY)")
+	fs.IntVar(&a.Repeats, "repeats", 1, "init: runs per task and harness, frozen (ANCHOR_REPEATS)")
+	fs.Float64Var(&a.Alpha, "alpha", 0.05, "init: the gate's significance level, frozen (ANCHOR_ALPHA)")
 	fs.StringVar(&a.Screen, "screen", env("ANCHOR_SCREEN", "on"),
 		"init: on, or off to evaluate in full, frozen for the ledger (ANCHOR_SCREEN)")
-	fs.StringVar(&o.harness, "harness", "head", "init, run, eval, traces: a harness folder, a snapshot hash or head")
+	fs.StringVar(&o.harness, "harness", "head", "init, run, eval, traces, replay: a folder, snapshot hash or head")
 	fs.StringVar(&o.task, "task", "", "run: a task folder")
 	fs.IntVar(&o.repeat, "repeat", 0, "run: the repeat index (the proxy sends it as the seed)")
 	fs.StringVar(&a.Keep, "keep", "", "run: copy the agent's final tree into this folder")
@@ -152,7 +156,8 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	fs.BoolVar(&o.asJSON, "json", false, "eval, log, verify: JSON named by the ledger's columns")
 	fs.BoolVar(&o.failed, "failed", false, "traces: only runs that did not score 1")
 	var bad []string
-	for name, key := range map[string]string{"jobs": "ANCHOR_JOBS", "budget": "ANCHOR_BUDGET", "memory": "ANCHOR_MEMORY", "repeats": "ANCHOR_REPEATS", "alpha": "ANCHOR_ALPHA"} {
+	for _, name := range []string{"jobs", "budget", "memory", "repeats", "alpha"} {
+		key := "ANCHOR_" + strings.ToUpper(name)
 		if v := os.Getenv(key); v != "" && fs.Set(name, v) != nil {
 			bad = append(bad, key+"="+v)
 		}
@@ -176,19 +181,23 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	case a.Screen != "on" && a.Screen != "off":
 		return nil, nil, fmt.Errorf("--screen / ANCHOR_SCREEN=%q: set it to on or off", a.Screen)
 	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 1 || a.Alpha <= 0 || a.Alpha >= 1:
-		return nil, nil, errors.New("--jobs and --budget must be positive, --memory at least 64 MiB, --repeats at least 1, --alpha in (0, 1)")
+		return nil, nil, errors.New("--jobs and --budget must be positive, --memory at least 64 MiB, " +
+			"--repeats at least 1, --alpha in (0, 1)")
 	case cmd == "apply" && o.candidate == "":
 		return nil, nil, errors.New("anchor apply needs --candidate FILE.json; see anchor apply -h")
 	case cmd == "traces" && o.split != "train" && o.split != "":
-		return nil, nil, errors.New("anchor traces serves --split train only; holdout and sealed traces are never shown")
+		return nil, nil, errors.New("anchor traces serves --split train only; " +
+			"holdout and sealed traces are never shown")
 	case (cmd == "snapshot" || cmd == "rollback" || cmd == "replay") && fs.NArg() != 1:
 		return nil, nil, fmt.Errorf("anchor %s takes one argument; run anchor %s -h", cmd, cmd)
 	case cmd != "snapshot" && cmd != "rollback" && cmd != "verify" && cmd != "replay" && fs.NArg() > 0:
-		return nil, nil, fmt.Errorf("anchor %s takes no argument %q; flags go before it, see anchor %s -h", cmd, fs.Arg(0), cmd)
+		return nil, nil, fmt.Errorf("anchor %s takes no argument %q; flags go before it, see anchor %s -h",
+			cmd, fs.Arg(0), cmd)
 	case cmd == "init" && !exists(filepath.Join(o.harness, "manifest.toml")):
 		return nil, nil, fmt.Errorf("%s is not a harness: it has no manifest.toml; pass --harness DIR", o.harness)
 	case cmd == "snapshot" && !exists(fs.Arg(0)) || cmd == "run" && !exists(filepath.Join(o.task, "task.toml")):
-		return nil, nil, fmt.Errorf("anchor %s: no harness or task folder %q; see anchor %s -h", cmd, fs.Arg(0)+o.task, cmd)
+		return nil, nil, fmt.Errorf("anchor %s: no harness or task folder %q; see anchor %s -h",
+			cmd, fs.Arg(0)+o.task, cmd)
 	}
 	o.harness = cmp.Or(fs.Arg(0), o.harness)
 	return a, o, nil
@@ -200,7 +209,9 @@ func preflight(cmd string) error {
 	if cmd == "snapshot" || cmd == "log" || cmd == "traces" || cmd == "verify" {
 		return nil
 	}
-	for i, install := range []string{"the Go toolchain (go.dev/dl)", "bubblewrap (apt-get install bubblewrap)", "util-linux (apt-get install util-linux)", "git (apt-get install git)"} {
+	installs := []string{"the Go toolchain (go.dev/dl)", "bubblewrap (apt-get install bubblewrap)",
+		"util-linux (apt-get install util-linux)", "git (apt-get install git)"}
+	for i, install := range installs {
 		if _, err := exec.LookPath(tools[i]); err != nil {
 			return fmt.Errorf("%s is missing: install %s and run again; nothing was recorded", tools[i], install)
 		}
@@ -227,7 +238,8 @@ func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
 		return err
 	}
 	if model != "" && model != a.Model() && cmd != "verify" { // verify spends no model tokens
-		return fmt.Errorf("this ledger's model is frozen as %s but MODEL_* now say %s; restore the settings or use a new --home", model, a.Model())
+		return fmt.Errorf("this ledger's model is frozen as %s but MODEL_* now say %s; "+
+			"restore the settings or use a new --home", model, a.Model())
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -240,7 +252,8 @@ func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
 			continue // a ledger older than this setting's freezing
 		}
 		if given[name] && fs.Lookup(name).Value.String() != kept {
-			return fmt.Errorf("this ledger froze --%s %s at init; unset --%s and ANCHOR_%s, or use a new --home", name, kept, name, strings.ToUpper(name))
+			return fmt.Errorf("this ledger froze --%s %s at init; unset --%s and ANCHOR_%s, or use a new --home",
+				name, kept, name, strings.ToUpper(name))
 		}
 		if err := fs.Set(name, kept); err != nil {
 			return fmt.Errorf("the ledger's %s %q: %w", name, kept, err)
@@ -316,8 +329,9 @@ func (a *Anchor) traces(hash string, failed bool) ([]Run, error) {
 	// ledger that was never initialised has none: MODEL_*'s then).
 	return scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs r WHERE split = 'train' AND harness_hash = ?
 		AND model = COALESCE((SELECT value FROM meta WHERE key = 'model'), ?) AND (NOT ? OR score < 1)
-		AND created_at = (SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND repeat = r.repeat AND split = 'train'
-			AND harness_hash = r.harness_hash AND model = r.model) ORDER BY task_id, repeat`, hash, a.Model(), failed)
+		AND created_at = (SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND repeat = r.repeat
+			AND split = 'train' AND harness_hash = r.harness_hash AND model = r.model) ORDER BY task_id, repeat`,
+		hash, a.Model(), failed)
 }
 
 // Model names the frozen model of a run (see ModelID).

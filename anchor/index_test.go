@@ -78,7 +78,7 @@ func TestDefenceIndex(t *testing.T) {
 // and that command refuses holdout and sealed before it opens anything.
 func TestTracesServeTrainOnly(t *testing.T) {
 	dir := t.TempDir()
-	for _, split := range []string{"holdout", "sealed", ""} {
+	for _, split := range []string{"holdout", "sealed"} {
 		out, err := anchorCmd(t, dir, os.Getenv("PATH"), "traces", "--split", split)
 		if err == nil || !strings.Contains(out, "--split train only") {
 			t.Errorf("traces --split %q: %v\n%s", split, err, out)
