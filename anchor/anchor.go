@@ -146,7 +146,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	fs.Float64Var(&a.Alpha, "alpha", 0.05, "init: the gate's significance level, frozen (ANCHOR_ALPHA)")
 	fs.StringVar(&a.Screen, "screen", env("ANCHOR_SCREEN", "on"),
 		"init: on, or off to evaluate in full, frozen for the ledger (ANCHOR_SCREEN)")
-	fs.StringVar(&o.harness, "harness", "head", "init, run, eval, traces, replay: a folder, snapshot hash or head")
+	fs.StringVar(&o.harness, "harness", "head", "init, run, eval, traces, replay: a folder, a hash or head")
 	fs.StringVar(&o.task, "task", "", "run: a task folder")
 	fs.IntVar(&o.repeat, "repeat", 0, "run: the repeat index (the proxy sends it as the seed)")
 	fs.StringVar(&a.Keep, "keep", "", "run: copy the agent's final tree into this folder")
