@@ -104,6 +104,9 @@ func TestEveryCommandInAnEmptyFolder(t *testing.T) {
 		{anchorBin, []string{"rollback", "0"}, 2},
 		{anchorBin, []string{"traces"}, 2},
 		{anchorBin, []string{"traces", "--split", "holdout"}, 2},
+		{anchorBin, []string{"verify"}, 2},
+		{anchorBin, []string{"replay", "somerun"}, 2},
+		{anchorBin, []string{"replay"}, 2},
 	}
 	for _, c := range cases {
 		name := filepath.Base(c.bin) + " " + strings.Join(c.args, " ")
