@@ -17,16 +17,10 @@ func mineCommand(ctx context.Context, args []string) error {
 	rev := fs.String("rev", "HEAD", "the commit whose first-parent history is walked")
 	split := fs.String("split", "60/25/15", "train/holdout/sealed percentages, oldest commits to train")
 	jobs := fs.Int("jobs", 2, "commits checked in the sandbox at once")
-	repo, err := parseWithArg(fs, args, mineUsage)
+	repo, sp, err := repoArgs(fs, args, split, out, mineUsage,
+		"usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV]")
 	if err != nil {
 		return err
-	}
-	sp, err := mine.ParseSplit(*split)
-	if err != nil {
-		return withStatus(exitUsage, err)
-	}
-	if repo == "" || *out == "" {
-		return usageErr("usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV]")
 	}
 	sum, err := mine.Mine(ctx, mine.Options{Repo: repo, Out: *out, Rev: *rev, Split: sp, Jobs: *jobs, Progress: os.Stderr})
 	if err != nil { // a refusal of the repository or --out: a sandbox failure is a skip reason, not an error
@@ -46,16 +40,10 @@ func mutateCommand(ctx context.Context, args []string) error {
 	seed := fs.Uint64("seed", 1, "the order mutants are tried in: the same seed gives the same tasks")
 	split := fs.String("split", "60/25/15", "train/holdout/sealed percentages")
 	jobs := fs.Int("jobs", 2, "mutants tried in the sandbox at once")
-	repo, err := parseWithArg(fs, args, mutateUsage)
+	repo, sp, err := repoArgs(fs, args, split, out, mutateUsage,
+		"usage: ratchet tasks mutate REPO --out SUITE [-n N] [--seed S] [--split 60/25/15] [--jobs N]")
 	if err != nil {
 		return err
-	}
-	sp, err := mine.ParseSplit(*split)
-	if err != nil {
-		return withStatus(exitUsage, err)
-	}
-	if repo == "" || *out == "" {
-		return usageErr("usage: ratchet tasks mutate REPO --out SUITE [-n N] [--seed S] [--split 60/25/15] [--jobs N]")
 	}
 	sum, err := mine.Mutate(ctx, mine.MutateOptions{Repo: repo, Out: *out, N: *n, Seed: *seed, Split: sp, Jobs: *jobs, Progress: os.Stderr})
 	if err != nil { // a refusal of the project or --out
@@ -64,6 +52,23 @@ func mutateCommand(ctx context.Context, args []string) error {
 	sum.Print(os.Stdout, "mutants")
 	fmt.Printf("next: ratchet tasks validate %s; ratchet plan says how many tasks the gate needs\n", *out)
 	return nil
+}
+
+// repoArgs parses the flags and the REPO argument of tasks mine and tasks
+// mutate and reads --split; a missing REPO or --out is a usage error.
+func repoArgs(fs *flag.FlagSet, args []string, split, out *string, usage, short string) (string, [3]int, error) {
+	repo, err := parseWithArg(fs, args, usage)
+	if err != nil {
+		return "", [3]int{}, err
+	}
+	sp, err := mine.ParseSplit(*split)
+	if err != nil {
+		return "", sp, withStatus(exitUsage, err)
+	}
+	if repo == "" || *out == "" {
+		return "", sp, usageErr("%s", short)
+	}
+	return repo, sp, nil
 }
 
 // parseWithArg parses flags given before or after the one argument, as in

@@ -24,6 +24,7 @@ import (
 	"text/tabwriter"
 
 	"ratchet/anchor"
+	"ratchet/tasks"
 )
 
 // Result is what one import did, per language.
@@ -203,11 +204,8 @@ func build(lang, ex string) (map[string][]byte, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	quoted := "'''\n" + prompt + "'''" // verbatim, for a reader of task.toml
-	if strings.Contains(prompt, "'''") || strings.ContainsFunc(prompt, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' }) {
-		quoted = basic(prompt)
-	}
-	task["task.toml"] = fmt.Appendf(nil, "prompt = %s\ntest = %s\ngroup = %s\n", quoted, basic(command), basic(filepath.Base(ex)))
+	task["task.toml"] = fmt.Appendf(nil, "prompt = %s\ntest = %s\ngroup = %s\n", tasks.TOMLString(prompt),
+		tasks.TOMLString(command), tasks.TOMLString(filepath.Base(ex)))
 	return task, ""
 }
 
@@ -224,27 +222,6 @@ func instructions(ex string, solution, tests []string) (string, error) {
 	}
 	return fmt.Sprintf("%s\n\nWrite the solution in %s; the tests in %s show what is expected. Keep the names the stub declares.\n",
 		text, strings.Join(solution, ", "), strings.Join(tests, ", ")), nil
-}
-
-// basic writes s as a TOML basic string.
-func basic(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteRune('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // summary is the reasons exercises were skipped, one phrase per language.

@@ -354,7 +354,7 @@ func TestPromptOf(t *testing.T) {
 func TestTomlStringRoundTrips(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "train", "x")
 	for _, s := range []string{"one line", "two\nlines\n", "quotes ''' and \"\"\" and \\ \n", "ends in '\n", "tab\tand\r\n"} {
-		testtree.WriteFile(t, filepath.Join(dir, "task.toml"), "prompt = "+tomlString(s)+"\ntest = "+tomlString("go test ./...")+"\n")
+		testtree.WriteFile(t, filepath.Join(dir, "task.toml"), "prompt = "+tasks.TOMLString(s)+"\ntest = "+tasks.TOMLString("go test ./...")+"\n")
 		task, err := anchor.LoadTask(dir)
 		if err != nil || task.Prompt != s {
 			t.Errorf("%q came back as %q (%v)", s, task.Prompt, err)

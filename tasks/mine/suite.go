@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"ratchet/anchor"
+	"ratchet/tasks"
 )
 
 // stateFile is the file in a mined suite's root that makes a second run
@@ -102,36 +103,11 @@ type task struct {
 	changedTests            map[string][]byte // Go: hidden/ without the pristine copies of unchanged test files
 }
 
-// tomlString writes s as a TOML string the anchor reads back verbatim: a
-// multi-line literal string where it can be, else a basic one with escapes.
-func tomlString(s string) string {
-	if strings.Contains(s, "\n") && !strings.Contains(s, "'''") && !strings.Contains(s, "\r") && !strings.HasSuffix(s, "'") {
-		return "'''\n" + s + "'''"
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // write lays the task out under dir: task.toml, repo/, hidden/,
 // reference/. Dot files and folders (.github, .gitignore) are left out: the
 // anchor does not read them from a task.
 func (t task) write(dir string) error {
-	toml := fmt.Sprintf("prompt = %s\ntest = %s\ngroup = %s\n", tomlString(t.prompt), tomlString(t.test), tomlString(t.group))
+	toml := fmt.Sprintf("prompt = %s\ntest = %s\ngroup = %s\n", tasks.TOMLString(t.prompt), tasks.TOMLString(t.test), tasks.TOMLString(t.group))
 	err := anchor.WriteTree(dir, map[string][]byte{"task.toml": []byte(toml)})
 	for sub, files := range map[string]map[string][]byte{"repo": t.repo, "hidden": t.hidden, "reference": t.reference} {
 		if err == nil {
