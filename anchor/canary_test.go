@@ -127,3 +127,20 @@ func TestCanaryAmongTestsScoresHonestWork(t *testing.T) {
 		}
 	}
 }
+
+// The canary goes to a hidden file without a build constraint when its
+// folder has one: planted in a file the command's tags leave out, it would
+// never report and honest work would read as forged (exercism's series
+// exercise keeps tests behind //go:build first).
+func TestCanaryAvoidsAConstrainedFile(t *testing.T) {
+	constrained := "//go:build first\n\n" + threeTests
+	for range 50 {
+		hidden := map[string][]byte{"a_test.go": []byte(constrained), "b_test.go": []byte(threeTests)}
+		files := map[string][]byte{"a_test.go": hidden["a_test.go"], "b_test.go": hidden["b_test.go"],
+			"sum.go": []byte(fixedSum)}
+		keys := plantCanaries(files, hidden)
+		if len(keys) != 1 || string(files["a_test.go"]) != constrained {
+			t.Fatalf("the canary went into the file behind a build constraint:\n%s", files["a_test.go"])
+		}
+	}
+}

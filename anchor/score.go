@@ -258,6 +258,7 @@ func isTestFile(name string) bool {
 		(strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py")) || base == "conftest.py"
 }
 
+var buildLine = regexp.MustCompile(`(?m)^//go:build `)
 var testFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(\w+ \*testing\.T\)`)
 var moduleLine = regexp.MustCompile(`(?m)^module\s+(\S+)`)
 
@@ -285,7 +286,13 @@ func goPackage(files map[string][]byte, dir string) string {
 // the copied body is recovered, lest it stop the tests after it.
 func plantCanaries(files, hidden map[string][]byte) map[string]bool {
 	canaries, planted := map[string]bool{}, map[string]bool{}
-	for name, src := range hidden {
+	// A file without a build constraint first: a file the command's tags
+	// leave out of the build would take its canary with it (a false forgery).
+	names := slices.Sorted(maps.Keys(hidden))
+	constrained := func(name string) int { return b2i(buildLine.Match(hidden[name])) }
+	slices.SortStableFunc(names, func(x, y string) int { return constrained(x) - constrained(y) })
+	for _, name := range names {
+		src := hidden[name]
 		if !strings.HasSuffix(name, "_test.go") || !testFunc.Match(src) || planted[path.Dir(name)] {
 			continue
 		}
