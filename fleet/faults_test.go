@@ -145,8 +145,11 @@ func TestDuplicateDeliveryRecordedOnce(t *testing.T) {
 	job := x.job(t, "fix-d")
 	a, alog := startWorker(t, x.url, "stalled", x.env, x.seed)
 	done := x.submitAsync(t, job)
-	alog.waitFor(t, "run train/fix-d", time.Minute)
-	a.Process.Signal(syscall.SIGSTOP) // its run goes on; its in-progress acks stop
+	// Stopped only once its trees are fetched (a fetch cut short by the stop
+	// times out, and the job is handed back unfinished), its run goes on
+	// and its in-progress acks stop.
+	alog.waitFor(t, "fetched train/fix-d", time.Minute)
+	a.Process.Signal(syscall.SIGSTOP)
 	_, blog := startWorker(t, x.url, "second", x.env, x.seed)
 	s := <-done
 	if s.err != nil {

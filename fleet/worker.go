@@ -275,6 +275,7 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	w.logf("fetched %s/%s#%d", job.Split, job.TaskID, job.Repeat)
 	args := []string{"run", "--harness", snap, "--task", task, "--json"}
 	if job.Budget > 0 {
 		args = append(args, "--budget", strconv.FormatInt(job.Budget, 10))
