@@ -12,17 +12,22 @@ import (
 )
 
 // An apply killed half way and run again pays nothing twice: the upstream
-// sees no request twice (finished runs come from the run cache, the killed
-// runs' answered requests from the reply cache), and the decision is the
-// one an uninterrupted apply makes.
+// sees no answered request twice (finished runs come from the run cache,
+// the killed runs' answered requests from the reply cache), and the
+// decision is the one an uninterrupted apply makes. The one request in
+// flight at the kill may be asked again: whether its reply reached the
+// anchor before the kill did is a race, and a reply that did not is not in
+// the record.
 func TestResumeAfterKillPaysNothingTwice(t *testing.T) {
 	helps := "Always run the tests after every edit."
 	var count, killAt atomic.Int64
 	var kill atomic.Pointer[context.CancelFunc]
+	var inflight atomic.Value
 	model := coinModel(helps)
 	live := model.Func
 	model.Func = func(r fakemodel.Request) fakemodel.Step {
 		if count.Add(1) == killAt.Load() {
+			inflight.Store(string(r.Body))
 			(*kill.Load())()
 		}
 		return live(r)
@@ -44,12 +49,12 @@ func TestResumeAfterKillPaysNothingTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	resumed := e.last(t)
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for _, r := range e.srv.Requests() {
-		if seen[string(r.Body)] {
-			t.Errorf("the upstream was sent a request twice: %.200s", r.Body)
+		seen[string(r.Body)]++
+		if n := seen[string(r.Body)]; n > 2 || n == 2 && string(r.Body) != inflight.Load() {
+			t.Errorf("the upstream was sent an answered request %d times: %.200s", n, r.Body)
 		}
-		seen[string(r.Body)] = true
 	}
 	var cached int
 	e.a.db.QueryRow(`SELECT COALESCE(SUM(cached_replies), 0) FROM runs WHERE harness_hash = ?`, resumed.Hash).Scan(&cached)
