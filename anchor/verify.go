@@ -82,6 +82,17 @@ func (a *Anchor) rederive(g Gen, c *Certificate) string {
 		c.Scores[r.ID], tasks[r.Split+"/"+r.TaskID] = r.Score, []byte(r.TaskHash)
 	}
 	c.SuiteHash = HashOf(tasks)
+	for _, split := range []string{"train", "holdout"} { // an accept saw every task of both splits
+		dirs, _ := filepath.Glob(filepath.Join(a.Tasks, split, "*", "task.toml"))
+		ran := map[string]bool{}
+		for _, r := range runs[split+" post"] {
+			ran[r.TaskID] = true
+		}
+		if g.Decision == "accept" && len(ran) < len(dirs) {
+			return fmt.Sprintf("generation %d was accepted on %d of the %d %s tasks on disk",
+				g.Gen, len(ran), len(dirs), split)
+		}
+	}
 	d, why := g, ""
 	for _, split := range []string{"train", "holdout"} {
 		pre, post := runs[split+" pre"], runs[split+" post"]

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,6 +89,8 @@ func TestVerifyRederivesEveryDecision(t *testing.T) {
 	prompt, _ := os.ReadFile(promptFile)
 	taskFile := filepath.Join(e.suite, "holdout", "h-a", "hidden", "sum_test.go")
 	task, _ := os.ReadFile(taskFile)
+	var runIDs string
+	e.a.db.QueryRow(`SELECT run_ids FROM generations WHERE gen = 3`).Scan(&runIDs)
 	tampers := []struct {
 		name          string
 		tamper, undo  func()
@@ -106,6 +109,12 @@ func TestVerifyRederivesEveryDecision(t *testing.T) {
 		{"a stored report", func() { os.WriteFile(report, failed(t, saved), 0o644) },
 			func() { os.WriteFile(report, saved, 0o644) }, 3,
 			[]string{"run " + runID, "the ledger says score 1.000", "re-derives 0.500"}},
+		{"a run dropped from an accept's record", func() {
+			lines := strings.SplitAfter(runIDs, "\n")
+			k := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "train post ") })
+			e.a.db.Exec(`UPDATE generations SET run_ids = ? WHERE gen = 3`, strings.Join(slices.Delete(lines, k, k+1), ""))
+		}, func() { e.a.db.Exec(`UPDATE generations SET run_ids = ? WHERE gen = 3`, runIDs) },
+			3, []string{"generation 3 was accepted on 1 of the 2 train tasks on disk"}},
 		{"the recorded evidence", func() { e.a.db.Exec(`UPDATE generations SET holdout_broken = 1 WHERE gen = 3`) },
 			func() { e.a.db.Exec(`UPDATE generations SET holdout_broken = 0 WHERE gen = 3`) }, 3,
 			[]string{"the ledger says accept", `"holdout":[0.5,1,1,1,`, `"holdout":[0.5,1,1,0,`}},
