@@ -39,6 +39,7 @@ type Anchor struct {
 	phase                        string   // the step of the rule being evaluated, for progress lines
 	rejected                     bool     // Apply rejected its candidate: exit status 1
 	replay                       *replies // anchor replay: the one run's view of the reply cache
+	incumbent                    string   // apply, replay: whose recorded replies a run may be served
 }
 
 // status is an error with its exit status (docs/OPERATOR.md): 2 for bad usage

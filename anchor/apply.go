@@ -173,6 +173,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	// is screened in the same order, so a resumed apply decides as before.
 	seed := sha256.Sum256([]byte(head.Hash + g.DiffHash))
 	g.Seed = new(int64(binary.BigEndian.Uint64(seed[:8]) >> 1))
+	a.incumbent = head.Hash // a candidate is served only its own and the incumbent's recorded replies
 	sc := &screening{head: head.Hash, order: map[string][]string{}, pre: map[string][]float64{},
 		post: map[string][]float64{}, preRuns: map[string][]Run{}, postRuns: map[string][]Run{}}
 	sc.named, err = scan(a.db, func(s *string) []any { return []any{s} }, `SELECT DISTINCT task_id FROM runs

@@ -26,7 +26,7 @@ func (a *Anchor) Replay(ctx context.Context, id, harness string) error {
 	if len(rs) == 0 {
 		return status{fmt.Errorf("no run %q in this ledger; anchor log --json names runs", id), 2}
 	}
-	old, r := rs[0], rs[0]
+	old := rs[0]
 	t, err := LoadTask(filepath.Join(a.Tasks, old.Split, old.TaskID))
 	files, err2 := ReadTree(t.Dir, true)
 	switch {
@@ -40,23 +40,33 @@ func (a *Anchor) Replay(ctx context.Context, id, harness string) error {
 	case a.Screen == "off":
 		return status{errors.New("this ledger records no replies (ANCHOR_SCREEN=off): nothing to replay"), 2}
 	}
+	// A fresh run of the recorded one's task, repeat and model: nothing of
+	// the record (score, outcome, trace) is carried over.
+	r := Run{ID: strings.ToLower(rand.Text()[:16]), HarnessHash: old.HarnessHash, TaskHash: old.TaskHash,
+		TaskID: old.TaskID, Split: old.Split, Model: old.Model, Repeat: old.Repeat, ExitCode: -1, CreatedAt: now()}
 	if harness != "" {
 		if r.HarnessHash, err = a.resolveHarness(harness); err != nil {
 			return err
 		}
 	}
-	r.ID, r.CreatedAt = strings.ToLower(rand.Text()[:16]), now()
+	a.incumbent = old.HarnessHash // the replies the recorded run's harness was served
 	a.replay = a.replies(&r, false)
 	a.replay.only = true
 	a.attempt(ctx, t, &r, false)
+	r.Score = float64(r.Passed) / float64(max(r.Total, 1))
 	defer os.Remove(a.path("traces", r.ID+".jsonl"))
 	defer os.Remove(a.path("reports", r.ID+".json.gz"))
-	same := r.Score == old.Score && a.replay.diverged == 0 && sameTrace(old.TracePath, r.TracePath)
+	all := a.replay.served == old.Requests+old.CachedReplies // it asked all the record holds
+	same := r.Score == old.Score && a.replay.diverged == 0 && all && r.TracePath != "" &&
+		sameTrace(old.TracePath, r.TracePath)
 	verdict := "reproduces the recorded score and trace"
 	switch {
 	case a.replay.diverged > 0:
 		verdict = fmt.Sprintf("diverged: request %d is not in the record (the harness sent something else)",
 			a.replay.diverged)
+	case !all:
+		verdict = fmt.Sprintf("the harness asked %d of the %d requests the record holds", a.replay.served,
+			old.Requests+old.CachedReplies)
 	case !same:
 		verdict = "the requests all matched the record, but the score or the trace differs"
 	}

@@ -41,6 +41,13 @@ func TestReplayReproducesAndNamesTheDivergence(t *testing.T) {
 	if got := len(e.srv.Requests()); got != n0 || after != before {
 		t.Errorf("replays sent %d requests upstream and recorded %d runs; want none", got-n0, after-before)
 	}
+	// The replay scores its own run: a recorded score it does not reach is
+	// not reproduced (nothing of the record is carried over).
+	e.a.db.Exec(`UPDATE runs SET score = 0.123 WHERE id = ?`, id)
+	e.out.Reset()
+	if err := e.a.Replay(ctx(), id, ""); !errors.As(err, &s) || s.code != 1 || strings.Contains(e.out.String(), "reproduces") {
+		t.Errorf("replay of a run whose recorded score was changed: %v\n%s", err, e.out.String())
+	}
 	if err := e.a.Replay(ctx(), "nosuchrun", ""); !errors.As(err, &s) || s.code != 2 {
 		t.Errorf("an unknown run: %v", err)
 	}

@@ -23,6 +23,7 @@ type replies struct {
 	db           *sql.DB
 	off, fresh   bool // off: neither served nor recorded; fresh: recorded, not served
 	run, prefix  string
+	harnesses    [2]string      // a reply is served only if a run of one of them was served it
 	seen         map[string]int // occurrences of each request so far in this run
 	sent, served int            // requests sent upstream; replies served from the record
 	servedTokens int64
@@ -35,7 +36,7 @@ type replies struct {
 func (a *Anchor) replies(r *Run, force bool) *replies {
 	prefix := fmt.Sprintf("%s\x00%s\x00%d\x00", r.Model, r.TaskHash, r.Repeat)
 	return &replies{db: a.db, off: a.Screen == "off", fresh: force, run: r.ID, prefix: prefix,
-		seen: map[string]int{}}
+		seen: map[string]int{}, harnesses: [2]string{r.HarnessHash, cmp.Or(a.incumbent, r.HarnessHash)}}
 }
 
 // recorder is a ResponseWriter that keeps the status and the bytes written.
@@ -69,8 +70,13 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 	n, kind, body, err := c.seen[key], "", []byte(nil), sql.ErrNoRows
 	c.seen[key]++
 	if !c.off && !c.fresh {
+		// Only a reply a run of this harness or of its incumbent was served: one a
+		// rejected candidate recorded (keeping the draws it liked, hanging up
+		// on the others) never reaches another harness.
 		err = c.db.QueryRow(`SELECT content_type, body, tokens_in, tokens_out FROM replies
-			WHERE key = ? AND occurrence = ?`, key, n).Scan(&kind, &body, &in, &out)
+			WHERE key = ?1 AND occurrence = ?2 AND EXISTS (SELECT 1 FROM exchanges x JOIN runs r ON r.id = x.run_id
+			WHERE x.key = ?1 AND x.occurrence = ?2 AND r.harness_hash IN (?3, ?4))`,
+			key, n, c.harnesses[0], c.harnesses[1]).Scan(&kind, &body, &in, &out)
 	}
 	if err == nil {
 		c.served, c.servedTokens = c.served+1, c.servedTokens+in+out

@@ -58,3 +58,4 @@ UPDATE evals SET created_at = substr(created_at, 1, 19) || '.' || substr(rtrim(s
   WHERE created_at LIKE '____-__-__T__:__:__%Z' AND length(created_at) != 30;
 UPDATE generations SET created_at = substr(created_at, 1, 19) || '.' || substr(rtrim(substr(created_at, 21), 'Z') || '000000000', 1, 9) || 'Z'
   WHERE created_at LIKE '____-__-__T__:__:__%Z' AND length(created_at) != 30;
+CREATE INDEX IF NOT EXISTS exchanges_key ON exchanges(key, occurrence);

@@ -116,6 +116,7 @@ func TestReplyCacheChargesAndIsolates(t *testing.T) {
 			n0 := upstream()
 			first := e.run(t, head.Hash, a, 0, false)
 			n1 := upstream()
+			e.a.incumbent = head.Hash // the twin is judged against the head: it may be served the head's replies
 			again := e.run(t, twin, a, 0, false)
 			n2 := upstream()
 			if first.Requests == 0 || n1-n0 != first.Requests {
@@ -124,6 +125,18 @@ func TestReplyCacheChargesAndIsolates(t *testing.T) {
 			if n2 != n1 || again.Requests != 0 || again.CachedReplies != first.Requests {
 				t.Errorf("the same requests again sent %d upstream (%d counted); %d of %d replies from the cache",
 					n2-n1, again.Requests, again.CachedReplies, first.Requests)
+			}
+			// A harness judged against no one it shares replies with (a rejected
+			// candidate's twin, say) is served none: a rejected candidate cannot
+			// curate the draws another harness gets.
+			writeFiles(t, dir, map[string]string{"tools/list_dir.go": tool + "\n// Another note the model never reads.\n"})
+			other, err := e.a.Snapshot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.a.incumbent = ""
+			if o := e.run(t, other, a, 0, false); o.CachedReplies != 0 || o.Requests != first.Requests {
+				t.Errorf("a harness with no incumbent was served %d recorded replies (%d live)", o.CachedReplies, o.Requests)
 			}
 			if again.TokensIn != first.TokensIn || again.TokensOut != first.TokensOut || again.CachedTokens != first.TokensIn+first.TokensOut {
 				t.Errorf("cached replies charged %d+%d tokens (%d cached), live ones %d+%d", again.TokensIn, again.TokensOut,
@@ -256,7 +269,8 @@ func TestReplyCacheReplaysStreams(t *testing.T) {
 			t.Cleanup(srv.Close)
 			body := `{"messages":[{"role":"user","content":"hi"}],"stream":true,"max_tokens":50}`
 			run := func() (*Proxy, []string, *replies) {
-				cache := &replies{db: e.a.db, run: "r", prefix: "m\x00task\x000\x00", seen: map[string]int{}}
+				cache := &replies{db: e.a.db, run: "r", prefix: "m\x00task\x000\x00", seen: map[string]int{},
+					harnesses: [2]string{"h", "h"}}
 				p, c := serveProxy(t, ProxyConfig{API: api, Upstream: srv.URL, Model: "m", Key: secret, Budget: 1000, Replies: cache})
 				var got []string
 				for range 2 {
@@ -268,6 +282,7 @@ func TestReplyCacheReplaysStreams(t *testing.T) {
 				}
 				return p, got, cache
 			}
+			e.a.db.Exec(`INSERT INTO runs(id, harness_hash) VALUES('r', 'h')`) // the run of harness h the proxy serves
 			live, liveOut, _ := run()
 			replay, replayOut, cache := run()
 			if len(srv.Requests()) != 2 || cache.sent != 0 || cache.served != 2 {
