@@ -160,17 +160,10 @@ func TestReplyCacheChargesAndIsolates(t *testing.T) {
 // model only what the incumbent sent: it is rejected as not activated after
 // its first train batch, at zero upstream requests.
 func TestNeverSeesRejectedAtZeroRequests(t *testing.T) {
-	e, dir := gateSuite(t, coinModel("never"), addExitTask)
-	n0 := len(e.srv.Requests())
-	tool := readHarness(t, dir, "tools/list_dir.go")
-	diff := makeDiff(t, dir, map[string]string{"tools/list_dir.go": tool + "\n// A note the model never reads.\n"})
-	if err := e.a.Apply(ctx(), e.candidate(t, "tools/list_dir.go", diff)); err != nil {
-		t.Fatal(err)
-	}
-	g := e.last(t)
+	g, upstream := applyToolEdit(t, "\n// A note the model never reads.\n")
 	t.Logf("%s after %s: %d runs, %d requests: %s", g.Decision, g.Stopped, g.Runs, g.Requests, g.Reason)
-	if g.Decision != "reject" || !strings.Contains(g.Reason, "not activated") || g.Requests != 0 || len(e.srv.Requests()) != n0 {
-		t.Errorf("decision %s, %d requests (%d upstream): %s", g.Decision, g.Requests, len(e.srv.Requests())-n0, g.Reason)
+	if g.Decision != "reject" || !strings.Contains(g.Reason, "not activated") || g.Requests != 0 || upstream != 0 {
+		t.Errorf("decision %s, %d requests (%d upstream): %s", g.Decision, g.Requests, upstream, g.Reason)
 	}
 	if g.Runs == 0 || g.Runs >= 6 {
 		t.Errorf("%d agent runs; want the first train batch", g.Runs)
@@ -303,17 +296,24 @@ func TestReplyCacheReplaysStreams(t *testing.T) {
 // A candidate that does not build is rejected at the validity step, before
 // any task runs: no agent run, no model request.
 func TestInvalidCandidateRejectedBeforeAnyRun(t *testing.T) {
+	g, upstream := applyToolEdit(t, "\nfunc broken() { return 1 }\n")
+	if g.Decision != "reject" || !strings.HasPrefix(g.Reason, "invalid: ") || g.Runs != 0 || g.Requests != 0 ||
+		upstream != 0 {
+		t.Errorf("%s, %d runs, %d requests (%d upstream): %s", g.Decision, g.Runs, g.Requests, upstream, g.Reason)
+	}
+}
+
+// applyToolEdit applies, on a fresh gate suite, a candidate that appends
+// suffix to tools/list_dir.go, and returns its generation and the requests
+// the upstream saw during the apply.
+func applyToolEdit(t *testing.T, suffix string) (Gen, int) {
+	t.Helper()
 	e, dir := gateSuite(t, coinModel("never"), addExitTask)
 	n0 := len(e.srv.Requests())
 	tool := readHarness(t, dir, "tools/list_dir.go")
-	diff := makeDiff(t, dir, map[string]string{"tools/list_dir.go": tool + "\nfunc broken() { return 1 }\n"})
+	diff := makeDiff(t, dir, map[string]string{"tools/list_dir.go": tool + suffix})
 	if err := e.a.Apply(ctx(), e.candidate(t, "tools/list_dir.go", diff)); err != nil {
 		t.Fatal(err)
 	}
-	g := e.last(t)
-	if g.Decision != "reject" || !strings.HasPrefix(g.Reason, "invalid: ") || g.Runs != 0 || g.Requests != 0 ||
-		len(e.srv.Requests()) != n0 {
-		t.Errorf("%s, %d runs, %d requests (%d upstream): %s", g.Decision, g.Runs, g.Requests,
-			len(e.srv.Requests())-n0, g.Reason)
-	}
+	return e.last(t), len(e.srv.Requests()) - n0
 }
