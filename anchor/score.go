@@ -4,23 +4,16 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io"
 	"maps"
-	mrand "math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -156,76 +149,6 @@ func openData(dir, name string) (*os.File, error) {
 	return f, nil
 }
 
-// compileTests builds the test binaries of the packages with hidden tests,
-// in box's tree, in a sandbox where no code of the agent runs: every go test
-// of the command starts each binary through /opt/score/hide, which there
-// copies it out, with its folder, environment and arguments, instead of
-// running it. It then deletes the hidden test files from the tree, leaves
-// the binaries in box.Opt with test2json (built from the toolchain's own
-// source), and returns the script that scoring runs: each binary run
-// directly in its folder, with its environment and arguments, its output
-// made into go test's JSON events by test2json. No go test builds a package
-// again, so the code under test may use what its test files declare, as
-// under go test. It returns too the first line of the build's output that
-// says why a package did not build. A package whose tests do not build has
-// no binary: its hidden tests do not report, and fail. A task without
-// hidden Go tests has nothing to hide: its command runs as written.
-func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, box Box) (script, why string,
-	err error) {
-	collect := "#!/bin/sh\ncase \"$PWD\" in\n"
-	var tests []string
-	for name := range hidden {
-		if strings.HasSuffix(name, "_test.go") {
-			tests = append(tests, name)
-			collect += quote(path.Join("/work/task", path.Dir(name))) + ") ;;\n"
-		}
-	}
-	bins := filepath.Join(box.Work, "bins")
-	if len(tests) == 0 {
-		hide := map[string][]byte{"hide": []byte("#!/bin/sh\nexec \"$@\"\n")}
-		return t.ScoreCommand(), "", WriteTree(box.Opt, hide)
-	}
-	// Each start takes the next free number (its .env file, the folder and
-	// the environment, is created atomically), so a package tested twice, or
-	// by a later go test, keeps both.
-	collect += "*) exit 0 ;;\nesac\ni=0\n" +
-		"until (set -C; { printf '%s\\0' \"$PWD\"; env -0; } >/work/bins/$i.env) 2>/dev/null; do\n" +
-		"\t[ -e /work/bins/$i.env ] || exit 1\n\ti=$((i+1))\ndone\n" +
-		"cp \"$1\" /work/bins/$i.test && shift && printf '%s\\0' \"$@\" >/work/bins/$i.args\n"
-	first := box // the compiling sandbox: the same tree, and the hider that copies
-	first.Opt, first.Args = filepath.Join(filepath.Dir(box.Work), "compile"), []string{"sh", "-c",
-		"install -m 755 \"$(cd / && go tool -n test2json)\" /work/bins/test2json; " + t.ScoreCommand()}
-	err = errors.Join(os.Mkdir(bins, 0o755), WriteTree(first.Opt, map[string][]byte{"hide": []byte(collect)}))
-	if err != nil {
-		return "", "", err
-	}
-	code, out, _, err := first.Run(ctx)
-	if err != nil || ctx.Err() != nil {
-		return "", "", errors.Join(err, ctx.Err())
-	}
-	for _, name := range tests { // no test source is on disk while the agent's code runs
-		err = errors.Join(err, os.RemoveAll(filepath.Join(box.Work, "task", name)))
-	}
-	_, built := os.Stat(filepath.Join(bins, "test2json")) // without the toolchain's own, no output is read
-	if err := errors.Join(err, built, os.Rename(bins, box.Opt)); err != nil {
-		return "", "", err
-	}
-	script = fmt.Sprintf("[ %d = 0 ]; s=$?\n", code) // a package that did not build fails the command
-	for i := 0; ; i++ {
-		at := filepath.Join(box.Opt, strconv.Itoa(i))
-		env, err1 := os.ReadFile(at + ".env")
-		args, err2 := os.ReadFile(at + ".args")
-		if errors.Join(err1, err2) != nil {
-			break // the last binary (or one whose copy failed, in a full sandbox)
-		}
-		folder, env, _ := bytes.Cut(env, []byte{0})
-		rel, _ := filepath.Rel("/work/task", string(folder))
-		script += fmt.Sprintf("(cd %s && exec env -i %s /opt/score/test2json -p %s /opt/score/%d.test %s) || s=1\n",
-			quote(string(folder)), words(env), quote(goPackage(files, rel)), i, words(args))
-	}
-	return script + "exit $s\n", firstLine(out, "build-output"), nil
-}
-
 // words makes each NUL-ended string of b one word of sh: one quoted string,
 // its quotes closed and opened again at each NUL.
 func words(b []byte) string {
@@ -247,9 +170,6 @@ func firstLine(out []byte, action string) string {
 	return ""
 }
 
-// quote makes s one word of sh.
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // isTestFile tells the files that belong to the task's tests, never to the
 // agent: Go and Python test files.
 func isTestFile(name string) bool {
@@ -258,7 +178,6 @@ func isTestFile(name string) bool {
 		(strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py")) || base == "conftest.py"
 }
 
-var buildLine = regexp.MustCompile(`(?m)^//go:build `)
 var testFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(\w+ \*testing\.T\)`)
 var moduleLine = regexp.MustCompile(`(?m)^module\s+(\S+)`)
 
@@ -275,85 +194,6 @@ func goPackage(files map[string][]byte, dir string) string {
 			return path.Join("command-line-arguments", dir)
 		}
 	}
-}
-
-// plantCanaries adds to every folder with hidden Go tests a test that must
-// fail, named like the tests beside it, and returns the keys ("package
-// Test") it planted, one a folder. It goes into one of their files, before a
-// test drawn at random or after the last, with the body of another drawn at
-// random, so that it calls the code under test as they do. First it fails
-// in a way the compiler cannot know (it asks its own name); then a panic of
-// the copied body is recovered, lest it stop the tests after it.
-func plantCanaries(files, hidden map[string][]byte) map[string]bool {
-	canaries, planted := map[string]bool{}, map[string]bool{}
-	// A file without a build constraint first: a file the command's tags
-	// leave out of the build would take its canary with it (a false forgery).
-	names := slices.Sorted(maps.Keys(hidden))
-	constrained := func(name string) int { return b2i(buildLine.Match(hidden[name])) }
-	slices.SortStableFunc(names, func(x, y string) int { return constrained(x) - constrained(y) })
-	for _, name := range names {
-		src := hidden[name]
-		if !strings.HasSuffix(name, "_test.go") || !testFunc.Match(src) || planted[path.Dir(name)] {
-			continue
-		}
-		planted[path.Dir(name)] = true
-		test := canaryName(files, path.Dir(name))
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-		off := func(p token.Pos) int { return fset.Position(p).Offset }
-		at, body, n := len(src), []byte(nil), 0
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || err != nil || fn.Body == nil || !tTest.Match(src[off(fn.Pos()):]) {
-				continue
-			}
-			n++
-			if mrand.IntN(n+1) == 0 { // each of the n+1 places, before one of n tests or after them, alike
-				at = off(fn.Pos())
-			}
-			if mrand.IntN(n) == 0 {
-				body = src[off(fn.Body.Lbrace)+1 : off(fn.Body.Rbrace)]
-			}
-		}
-		canary := fmt.Appendf(nil, "func %s(t *testing.T) {\n\tif got := len(t.Name()) * %d; "+
-			"got != len(t.Name())*%[2]d+1 {\n\t\tt.Errorf(\"got %%d, want %%d\", got, got+1)\n\t}\n"+
-			"\tdefer func() { recover() }()\n%s}\n\n", test, mrand.IntN(90)+10, body)
-		files[name] = slices.Concat(src[:at:at], canary, src[at:])
-		canaries[goPackage(files, path.Dir(name))+" "+test] = true
-	}
-	return canaries
-}
-
-// tTest is how a test whose body a canary may copy begins.
-var tTest = regexp.MustCompile(`^func Test\w*\(t \*testing\.T\)`)
-var camelWord = regexp.MustCompile(`[A-Z][a-z0-9]*`)
-var funcName = regexp.MustCompile(`(?m)^func (\w+)`)
-
-// canaryName names a canary like the tests beside it in dir: a few words of
-// their names, in a new order, that no function there has, so that a forger
-// reading the names in its binary cannot tell it apart. Without such words
-// it is random letters.
-func canaryName(files map[string][]byte, dir string) string {
-	var words []string
-	taken := map[string]bool{}
-	for name, b := range files {
-		if path.Dir(name) != dir {
-			continue
-		}
-		for _, m := range funcName.FindAllSubmatch(b, -1) {
-			taken[string(m[1])] = true
-		}
-		for _, m := range testFunc.FindAllSubmatch(b, -1) {
-			words = append(words, camelWord.FindAllString(string(m[1][len("Test"):]), -1)...)
-		}
-	}
-	for try := 0; try < 50 && len(words) > 1; try++ {
-		name := "Test" + words[mrand.IntN(len(words))] + words[mrand.IntN(len(words))]
-		if !taken[name] {
-			return name
-		}
-	}
-	return "Test" + rand.Text()[:1] + strings.ToLower(rand.Text()[:9])
 }
 
 // count counts passed and total hidden tests from the scoring run: go test
@@ -453,56 +293,4 @@ func junit(report []byte, exit int) Scored {
 		s.Total++ // no test case, or the command failed for a reason no test reported
 	}
 	return s
-}
-
-// test2json reads framing only after this byte
-var framing = regexp.MustCompile(`\x16|\\x16|\\026|\\u0016|\\U00000016`)
-var startupExit = regexp.MustCompile(
-	`\b(os\.Exit|runtime\.Goexit|fmt\.Print\w*|syscall\.\w+|unix\.\w+|print|println)\(`)
-var embedLine = regexp.MustCompile(`(?m)^[ \t]*//go:embed\s.*$`)
-var startupWrite = regexp.MustCompile(`\bos\.(Stdout|Stderr|NewFile)\b`)
-
-// screen looks at what the agent changed for the known shapes of a forged
-// result: test2json's framing byte, a go:embed the task's own file lacks,
-// the testing package outside a test, and code run at start-up (func init,
-// package variables) that calls exit or output functions. It returns the
-// reason, or "". Naming os.Stdout is suspect only in init: package loggers
-// name it too.
-func screen(agent, repo map[string][]byte) string {
-	for _, name := range slices.Sorted(maps.Keys(agent)) {
-		b := agent[name]
-		if bytes.Equal(b, repo[name]) || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if m := framing.Find(b); m != nil {
-			return fmt.Sprintf("%s holds test framing %q", name, m)
-		}
-		for _, line := range embedLine.FindAll(b, -1) {
-			if !bytes.Contains(repo[name], line) { // the tests would be in the binary
-				return fmt.Sprintf("%s embeds files the task did not: %q", name, bytes.TrimSpace(line))
-			}
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), "", b, parser.SkipObjectResolution)
-		if err != nil {
-			continue // it will not build either
-		}
-		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == "testing" {
-				return name + " imports testing outside a test file"
-			}
-		}
-		for _, d := range f.Decls {
-			text := b[d.Pos()-1 : d.End()-1]
-			fn, isFunc := d.(*ast.FuncDecl)
-			gen, isGen := d.(*ast.GenDecl)
-			isInit := isFunc && fn.Name.Name == "init" && fn.Recv == nil
-			if m := startupExit.Find(text); m != nil && (isInit || isGen && gen.Tok == token.VAR) {
-				return fmt.Sprintf("%s runs %s at start-up", name, m)
-			}
-			if m := startupWrite.Find(text); m != nil && isInit {
-				return fmt.Sprintf("%s writes to %s in init", name, m)
-			}
-		}
-	}
-	return ""
 }
