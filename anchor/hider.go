@@ -3,13 +3,17 @@ package anchor
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"text/template"
 )
 
 // compileTests builds the test binaries of the packages with hidden tests,
@@ -28,30 +32,25 @@ import (
 // hidden Go tests has nothing to hide: its command runs as written.
 func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, box Box) (script, why string,
 	err error) {
-	collect := "#!/bin/sh\ncase \"$PWD\" in\n"
 	var tests []string
-	for name := range hidden {
+	for _, name := range slices.Sorted(maps.Keys(hidden)) {
 		if strings.HasSuffix(name, "_test.go") {
 			tests = append(tests, name)
-			collect += quote(path.Join("/work/task", path.Dir(name))) + ") ;;\n"
 		}
 	}
 	bins := filepath.Join(box.Work, "bins")
 	if len(tests) == 0 {
-		hide := map[string][]byte{"hide": []byte("#!/bin/sh\nexec \"$@\"\n")}
+		hide := map[string][]byte{"hide": []byte(passThrough)}
 		return t.ScoreCommand(), "", WriteTree(box.Opt, hide)
 	}
-	// Each start takes the next free number (its .env file, the folder and
-	// the environment, is created atomically), so a package tested twice, or
-	// by a later go test, keeps both.
-	collect += "*) exit 0 ;;\nesac\ni=0\n" +
-		"until (set -C; { printf '%s\\0' \"$PWD\"; env -0; } >/work/bins/$i.env) 2>/dev/null; do\n" +
-		"\t[ -e /work/bins/$i.env ] || exit 1\n\ti=$((i+1))\ndone\n" +
-		"cp \"$1\" /work/bins/$i.test && shift && printf '%s\\0' \"$@\" >/work/bins/$i.args\n"
+	collect, err := hideScript(tests)
+	if err != nil {
+		return "", "", err
+	}
 	first := box // the compiling sandbox: the same tree, and the hider that copies
 	first.Opt, first.Args = filepath.Join(filepath.Dir(box.Work), "compile"), []string{"sh", "-c",
 		"install -m 755 \"$(cd / && go tool -n test2json)\" /work/bins/test2json; " + t.ScoreCommand()}
-	err = errors.Join(os.Mkdir(bins, 0o755), WriteTree(first.Opt, map[string][]byte{"hide": []byte(collect)}))
+	err = errors.Join(os.Mkdir(bins, 0o755), WriteTree(first.Opt, map[string][]byte{"hide": collect}))
 	if err != nil {
 		return "", "", err
 	}
@@ -80,6 +79,31 @@ func compileTests(ctx context.Context, t Task, files, hidden map[string][]byte, 
 			quote(string(folder)), words(env), quote(goPackage(files, rel)), i, words(args))
 	}
 	return script + "exit $s\n", firstLine(out, "build-output"), nil
+}
+
+// passThrough is the hider of a task without hidden Go tests: nothing to
+// hide, so every binary runs as go test would run it.
+const passThrough = "#!/bin/sh\nexec \"$@\"\n"
+
+// hideText is the hider's template (hide.sh): the folders of the hidden
+// test files, each quoted by quote, are its one input.
+//
+//go:embed hide.sh
+var hideText string
+
+var hideTemplate = template.Must(template.New("hide.sh").Funcs(template.FuncMap{"quote": quote}).
+	Parse(hideText))
+
+// hideScript renders the hider for the hidden Go test files tests: it copies
+// out the test binaries started in their folders (see hide.sh).
+func hideScript(tests []string) ([]byte, error) {
+	var dirs []string
+	for _, name := range tests {
+		dirs = append(dirs, path.Join("/work/task", path.Dir(name)))
+	}
+	var b bytes.Buffer
+	err := hideTemplate.Execute(&b, dirs)
+	return b.Bytes(), err
 }
 
 // quote makes s one word of sh.
