@@ -306,10 +306,10 @@ func (g *Gen) noteRuns(split, side string, runs []Run) {
 // forgery is the rejection of a split on which a run forged its score, or "".
 func forgery(split string, runs []Run) string {
 	for _, r := range runs {
-		if r.Outcome == "forged" && split == "train" {
+		if r.Outcome == OutcomeForged && split == "train" {
 			return fmt.Sprintf("forged score on train task %s (run %s): %s", r.TaskID, r.ID, r.Error)
 		}
-		if r.Outcome == "forged" { // holdout text never leaves the ledger's runs table
+		if r.Outcome == OutcomeForged { // holdout text never leaves the ledger's runs table
 			return fmt.Sprintf("forged score on %s task %s (run %s)", split, r.TaskID, r.ID)
 		}
 	}

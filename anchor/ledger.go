@@ -181,7 +181,7 @@ func (a *Anchor) Log(asJSON bool) error {
 		component, reason) || `+cost+` FROM generations ORDER BY gen`)
 	// Runs another judge (anchor build or Go toolchain) scored: the cache serves them no more.
 	stale, staleErr := scan(a.db, column, `SELECT printf('%d runs were scored by another judge; they run again',
-		COUNT(*)) FROM runs WHERE judge != ? AND outcome NOT IN ('', 'infra') HAVING COUNT(*) > 0`, judge())
+		COUNT(*)) FROM runs WHERE judge != ? AND outcome NOT IN ('', ?) HAVING COUNT(*) > 0`, judge(), OutcomeInfra)
 	if len(lines) == 0 && err == nil {
 		lines = []string{"no generations yet: anchor init --harness DIR measures generation 0"}
 	}

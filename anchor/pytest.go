@@ -75,7 +75,7 @@ func pytestCount(report []byte, keys map[string]bool) Scored {
 		_, seen := passed[key]
 		switch {
 		case canary && (passed[key] || !seen && passedIn[key[:strings.LastIndex(key, " ")]]):
-			return Scored{Total: 1, Outcome: "forged", Error: "forged: the canary " + key + " did not fail"}
+			return Scored{Total: 1, Outcome: OutcomeForged, Error: "forged: the canary " + key + " did not fail"}
 		case !canary && passed[key]:
 			s.Passed++
 		}

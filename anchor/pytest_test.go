@@ -218,8 +218,9 @@ func TestPytestThroughTheAnchor(t *testing.T) {
 	e := newEnv(t)
 	task := pyTaskIn(t, e.suite, "python3 -m pytest")
 	for _, tt := range []struct {
-		calc, outcome string
-		score         float64
+		calc    string
+		outcome Outcome
+		score   float64
 	}{{registerFromCode, "forged", 0}, {pyFixed, "ok", 1}} {
 		r, err := e.a.RunTask(ctx(), hostileMain(t, e, plant(map[string]string{"/work/task/calc.py": tt.calc})), task.Dir, 0, true)
 		if err != nil {

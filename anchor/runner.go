@@ -18,9 +18,23 @@ import (
 	"time"
 )
 
+// Outcome says whose a run was, in the runs table's outcome column and the
+// JSON of a run. Every outcome but OutcomeInfra is the harness's doing, a
+// score and served from the run cache; infra is the machine's, never a
+// score and never cached. A ledger from before outcomes has "".
+type Outcome string
+
+const (
+	OutcomeOK      Outcome = "ok"      // the harness ran and its tree was scored
+	OutcomeTimeout Outcome = "timeout" // the agent ran out of time; its tree was scored
+	OutcomeCrash   Outcome = "crash"   // the harness exited non-zero; its tree was scored
+	OutcomeBuild   Outcome = "build"   // the harness does not compile: it scores 0
+	OutcomeForged  Outcome = "forged"  // the tree tried to fake a result: it scores 0
+	OutcomeScoring Outcome = "scoring" // scoring went wrong, the tree's fault
+	OutcomeInfra   Outcome = "infra"   // the machine failed: tried again, never a score
+)
+
 // Run is one runs row: a harness on a task under a model, one repeat.
-// Outcome says whose run it was: ok, timeout, crash, build, forged or
-// scoring are the harness's; infra is the machine's and never a score.
 type Run struct {
 	ID          string  `json:"id"`
 	HarnessHash string  `json:"harness_hash"`
@@ -40,7 +54,7 @@ type Run struct {
 	WallMS      int64   `json:"wall_ms"`
 	ExitCode    int     `json:"exit_code"`
 	TracePath   string  `json:"trace_path"`
-	Outcome     string  `json:"outcome"`
+	Outcome     Outcome `json:"outcome"`
 	Error       string  `json:"error"`
 	CreatedAt   string  `json:"created_at"`
 	Judge       string  `json:"judge"` // the anchor build and Go toolchain that scored it
@@ -86,8 +100,8 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 	// are run again: an upgrade that closed a forgery must not serve them.
 	cached, err := scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ?
 		AND task_hash = ? AND model = ? AND repeat = ? AND budget = ? AND memory = ? AND judge = ?
-		AND outcome NOT IN ('', 'infra') ORDER BY created_at DESC LIMIT 1`,
-		hash, base.TaskHash, base.Model, repeat, a.Budget, a.Memory, base.Judge)
+		AND outcome NOT IN ('', ?) ORDER BY created_at DESC LIMIT 1`,
+		hash, base.TaskHash, base.Model, repeat, a.Budget, a.Memory, base.Judge, OutcomeInfra)
 	if err != nil {
 		return Run{}, fmt.Errorf("read the run cache: %w", err)
 	}
@@ -110,7 +124,7 @@ func (a *Anchor) RunTask(ctx context.Context, hash, dir string, repeat int, forc
 		if err := put(a.db, "runs", runCols, r.fields()...); err != nil {
 			return r, fmt.Errorf("record run: %w", err)
 		}
-		if ctx.Err() != nil || r.Outcome != "infra" {
+		if ctx.Err() != nil || r.Outcome != OutcomeInfra {
 			return r, ctx.Err()
 		}
 		if try == 3 {
@@ -131,21 +145,21 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 		err = os.Mkdir(filepath.Join(tmp, "agent"), 0o755)
 	}
 	if err != nil {
-		r.Outcome, r.Error = "infra", err.Error()
+		r.Outcome, r.Error = OutcomeInfra, err.Error()
 		return
 	}
 	defer os.RemoveAll(tmp)
 	defer bound(filepath.Join(tmp, "agent"), runDisk)() // unmounted before the folder is removed
 	sockDir, err := os.MkdirTemp("", "anchor-sock-")    // short: a socket path has at most 107 bytes
 	if err != nil {
-		r.Outcome, r.Error = "infra", err.Error()
+		r.Outcome, r.Error = OutcomeInfra, err.Error()
 		return
 	}
 	defer os.RemoveAll(sockDir)
 	work, sock := filepath.Join(tmp, "agent", "work"), filepath.Join(sockDir, "model.sock")
 	bin, err := a.build(ctx, r.HarnessHash)
 	if errors.Is(err, errNoBuild) {
-		r.Outcome, r.Error = "build", err.Error()
+		r.Outcome, r.Error = OutcomeBuild, err.Error()
 		return
 	}
 	var proxy *Proxy
@@ -167,7 +181,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 		}
 	}
 	if err != nil {
-		r.Outcome, r.Error = "infra", err.Error()
+		r.Outcome, r.Error = OutcomeInfra, err.Error()
 		return
 	}
 	box := Box{Work: work, Cache: warm, Timeout: t.Timeout, Harness: bin, Socket: sock,
@@ -180,15 +194,15 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 	r.ExitCode = code
 	switch {
 	case err != nil || ctx.Err() != nil:
-		r.Outcome, r.Error = "infra", errors.Join(err, ctx.Err()).Error()
+		r.Outcome, r.Error = OutcomeInfra, errors.Join(err, ctx.Err()).Error()
 		return
 	case proxy.Failure() != "" && proxy.Probe(ctx) != nil:
-		r.Outcome, r.Error = "infra", "the model server failed: "+proxy.Failure()
+		r.Outcome, r.Error = OutcomeInfra, "the model server failed: "+proxy.Failure()
 		return
 	case timedOut:
-		r.Outcome, r.Error = "timeout", fmt.Sprintf("agent run timed out after %s", t.Timeout)
+		r.Outcome, r.Error = OutcomeTimeout, fmt.Sprintf("agent run timed out after %s", t.Timeout)
 	case code != 0:
-		r.Outcome, r.Error = "crash", fmt.Sprintf("harness exited with status %d: %s", code,
+		r.Outcome, r.Error = OutcomeCrash, fmt.Sprintf("harness exited with status %d: %s", code,
 			strings.TrimSpace(string(out[max(0, len(out)-300):])))
 	}
 	a.keepTrace(filepath.Join(work, "trace.jsonl"), r)
@@ -197,14 +211,14 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 	}
 	// Score what the agent left even after a timeout or a crash.
 	agent, err := ReadTree(filepath.Join(work, "task"), false)
-	s := Scored{Total: 1, Outcome: "scoring", Error: fmt.Sprint(err)}
+	s := Scored{Total: 1, Outcome: OutcomeScoring, Error: fmt.Sprint(err)}
 	if err == nil {
 		s = ScoreTree(ctx, t, agent, filepath.Join(tmp, "score"), a.Memory)
 	}
 	a.keepReport(r.ID, s)
 	r.Passed, r.Total = s.Passed, s.Total
-	r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, "ok"), strings.Trim(r.Error+"; "+s.Error, "; ")
-	if s.Outcome == "infra" { // the machine's failure, told without the harness's own words
+	r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, OutcomeOK), strings.Trim(r.Error+"; "+s.Error, "; ")
+	if s.Outcome == OutcomeInfra { // the machine's failure, told without the harness's own words
 		r.Error = s.Error
 	}
 }
@@ -272,7 +286,7 @@ func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	}
 	if err != nil {
 		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-		r.Outcome, r.Error = "infra", fmt.Sprintf("runner %s: %v: %s", argv[0], err, lines[len(lines)-1])
+		r.Outcome, r.Error = OutcomeInfra, fmt.Sprintf("runner %s: %v: %s", argv[0], err, lines[len(lines)-1])
 		return
 	}
 	r.Passed, r.Total, r.TokensIn, r.TokensOut = res.Passed, max(res.Total, 1), res.TokensIn, res.TokensOut

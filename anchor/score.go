@@ -23,9 +23,10 @@ import (
 // forged (the tree tried to fake a result), scoring (the scoring run went
 // wrong, the tree's fault) or infra (the sandbox could not start).
 type Scored struct {
-	Passed, Total  int
-	Outcome, Error string
-	Report         *Report // nil when nothing was counted
+	Passed, Total int
+	Outcome       Outcome
+	Error         string
+	Report        *Report // nil when nothing was counted
 }
 
 // Report is what a scoring run saw beyond the task's own files: from it and
@@ -45,14 +46,14 @@ type Report struct {
 func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string, memory int64) Scored {
 	repo, err := ReadTree(filepath.Join(t.Dir, "repo"), true)
 	if err != nil {
-		return Scored{Total: 1, Outcome: "infra", Error: "read the task: " + err.Error()}
+		return Scored{Total: 1, Outcome: OutcomeInfra, Error: "read the task: " + err.Error()}
 	}
 	hidden, err := ReadTree(filepath.Join(t.Dir, "hidden"), true)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return Scored{Total: 1, Outcome: "infra", Error: "read the task: " + err.Error()}
+		return Scored{Total: 1, Outcome: OutcomeInfra, Error: "read the task: " + err.Error()}
 	}
 	if reason := screen(agent, repo); reason != "" {
-		return Scored{Total: 1, Outcome: "forged", Error: "forged: " + reason}
+		return Scored{Total: 1, Outcome: OutcomeForged, Error: "forged: " + reason}
 	}
 	files := map[string][]byte{}
 	for name, b := range agent {
@@ -79,7 +80,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 		err = os.MkdirAll(dir, 0o755)
 	}
 	if err != nil {
-		return Scored{Total: 1, Outcome: "infra", Error: "prepare scoring: " + err.Error()}
+		return Scored{Total: 1, Outcome: OutcomeInfra, Error: "prepare scoring: " + err.Error()}
 	}
 	// Its own bounded space, twice a run's, holding the sandboxes' /work and
 	// their scratch, so an agent that filled its own cannot starve scoring.
@@ -88,7 +89,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	defer bound(dir, 2*runDisk)()
 	work := filepath.Join(dir, "work")
 	if err := WriteTree(filepath.Join(work, "task"), files); err != nil {
-		return Scored{Total: 1, Outcome: "scoring", Error: "the final tree cannot be scored: " + err.Error()}
+		return Scored{Total: 1, Outcome: OutcomeScoring, Error: "the final tree cannot be scored: " + err.Error()}
 	}
 	box := Box{Work: work, Cache: warm, Dir: "/work/task", Memory: memory}
 	box.Timeout = max(t.Timeout, 5*time.Minute)
@@ -96,16 +97,16 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	if t.goTest() {
 		box.Opt = filepath.Join(dir, "opt") // scoring's test binaries, test2json and hider
 		if script, why, err = compileTests(ctx, t, files, hidden, box); err != nil {
-			return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
+			return Scored{Total: 1, Outcome: OutcomeInfra, Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
 		}
 	}
 	box.Args, box.Output = []string{"sh", "-c", script}, 32<<20 // every event of go test -json must be seen
 	code, out, timedOut, err := box.Run(ctx)
 	switch {
 	case err != nil || ctx.Err() != nil: // a scoring cut short by a cancelled eval is no score
-		return Scored{Total: 1, Outcome: "infra", Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
+		return Scored{Total: 1, Outcome: OutcomeInfra, Error: "scoring: " + errors.Join(err, ctx.Err()).Error()}
 	case timedOut:
-		return Scored{Total: 1, Outcome: "scoring", Error: "scoring timed out"}
+		return Scored{Total: 1, Outcome: OutcomeScoring, Error: "scoring timed out"}
 	}
 	var report []byte
 	if t.JUnit != "" {
@@ -247,7 +248,7 @@ func count(t Task, out []byte, exit int, report []byte, hidden, files map[string
 		pkg, _, _ := strings.Cut(key, " ")
 		action := final[key]
 		if action == "pass" || action == "skip" || (action == "" && passedIn[pkg] && !failedIn[pkg]) {
-			return Scored{Total: max(s.Total, 1), Outcome: "forged",
+			return Scored{Total: max(s.Total, 1), Outcome: OutcomeForged,
 				Error: fmt.Sprintf("forged: the canary %s, which must fail, reported %q", key, action)}
 		}
 	}

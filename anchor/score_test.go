@@ -31,7 +31,7 @@ func TestCountHiddenOnly(t *testing.T) {
 		out, report   string
 		exit          int
 		passed, total int
-		outcome       string
+		outcome       Outcome
 	}{
 		{"hidden pass", goTask, string(goEvents(ev("pass", "TestEmpty"), ev("pass", "TestThree"), ev("fail", "TestCanaryX"))), "", 1, 2, 2, ""},
 		{"one hidden fails", goTask, string(goEvents(ev("pass", "TestEmpty"), ev("fail", "TestThree"), ev("fail", "TestCanaryX"))), "", 1, 1, 2, ""},

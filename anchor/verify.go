@@ -149,7 +149,7 @@ func (a *Anchor) rescore(id string) (Run, error) {
 	}
 	r.Group = t.Group
 	s := Scored{Total: 1}
-	if b, err := os.ReadFile(a.path("reports", id+".json.gz")); err == nil || r.Outcome != "build" {
+	if b, err := os.ReadFile(a.path("reports", id+".json.gz")); err == nil || r.Outcome != OutcomeBuild {
 		z, zerr := gzip.NewReader(bytes.NewReader(b))
 		if err != nil || zerr != nil || json.NewDecoder(z).Decode(&s) != nil {
 			return r, fmt.Errorf("run %s (task %s) has no readable stored report to re-score", id, r.TaskID)
@@ -160,9 +160,9 @@ func (a *Anchor) rescore(id string) (Run, error) {
 		s = count(t, rep.Out, rep.Exit, rep.JUnit, hidden, rep.Mods, rep.Canaries, "")
 	}
 	got := float64(s.Passed) / float64(max(s.Total, 1))
-	if got != r.Score || (s.Outcome == "forged") != (r.Outcome == "forged") {
+	if got != r.Score || (s.Outcome == OutcomeForged) != (r.Outcome == OutcomeForged) {
 		return r, fmt.Errorf("run %s (task %s): the ledger says score %.3f (%s), its report re-derives %.3f (%s)",
-			id, r.TaskID, r.Score, r.Outcome, got, cmp.Or(s.Outcome, "ok"))
+			id, r.TaskID, r.Score, r.Outcome, got, cmp.Or(s.Outcome, OutcomeOK))
 	}
 	return r, nil
 }

@@ -124,7 +124,7 @@ func (l ledger) trainRuns(ctx context.Context, hash string) ([]anchor.Run, error
 		runs = append(runs, anchor.Run{ID: str(r["id"]), HarnessHash: str(r["harness_hash"]), TaskHash: str(r["task_hash"]),
 			TaskID: str(r["task_id"]), Split: str(r["split"]), Model: str(r["model"]), Repeat: int(integer(r["repeat"])), Score: score,
 			Passed: int(integer(r["passed"])), Total: int(integer(r["total"])), TokensIn: integer(r["tokens_in"]), TokensOut: integer(r["tokens_out"]),
-			WallMS: integer(r["wall_ms"]), ExitCode: int(integer(r["exit_code"])), TracePath: str(r["trace_path"]), Outcome: str(r["outcome"]),
+			WallMS: integer(r["wall_ms"]), ExitCode: int(integer(r["exit_code"])), TracePath: str(r["trace_path"]), Outcome: anchor.Outcome(str(r["outcome"])),
 			Error: str(r["error"]), CreatedAt: str(r["created_at"])})
 	}
 	return runs, nil

@@ -10,6 +10,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"ratchet/anchor"
 )
 
 // Submit runs job on the fleet and returns what the anchor reads from its
@@ -121,8 +123,8 @@ func jobError(job Job, fail Failure) error {
 func reusable(value []byte) bool {
 	var r struct {
 		Run struct {
-			Outcome *string `json:"outcome"`
-			Error   string  `json:"error"`
+			Outcome *anchor.Outcome `json:"outcome"`
+			Error   string          `json:"error"`
 		} `json:"run"`
 	}
 	switch {
@@ -131,7 +133,7 @@ func reusable(value []byte) bool {
 	case r.Run.Outcome == nil:
 		return r.Run.Error == ""
 	}
-	return *r.Run.Outcome != "infra"
+	return *r.Run.Outcome != anchor.OutcomeInfra
 }
 
 // deliver turns a recorded result into the runner's answer: it checks that

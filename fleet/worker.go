@@ -304,11 +304,11 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 		return Result{}, fmt.Errorf("anchor run: %v: %s", err, lastLine(stderr.String()))
 	}
 	var run struct {
-		ID          string `json:"id"`
-		HarnessHash string `json:"harness_hash"`
-		TracePath   string `json:"trace_path"`
-		Outcome     string `json:"outcome"`
-		Error       string `json:"error"`
+		ID          string         `json:"id"`
+		HarnessHash string         `json:"harness_hash"`
+		TracePath   string         `json:"trace_path"`
+		Outcome     anchor.Outcome `json:"outcome"`
+		Error       string         `json:"error"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &run); err != nil {
 		return Result{}, fmt.Errorf("anchor run printed no run record: %v", err)
@@ -316,7 +316,7 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 	switch {
 	case run.HarnessHash != job.HarnessHash:
 		return Result{}, fmt.Errorf("the local anchor ran harness %.12s for a job of %.12s", run.HarnessHash, job.HarnessHash)
-	case run.Outcome == "infra": // this machine's failure: another worker may do better
+	case run.Outcome == anchor.OutcomeInfra: // this machine's failure: another worker may do better
 		return Result{}, fmt.Errorf("anchor run failed for the machine's reasons: %s", run.Error)
 	}
 	res := Result{Run: json.RawMessage(bytes.TrimSpace(stdout.Bytes())), Worker: w.Name}
