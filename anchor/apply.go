@@ -129,7 +129,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	a.incumbent = head.Hash // a candidate is served only its own and the incumbent's recorded replies
 	sc := &screening{head: head.Hash, order: map[string][]string{}, pre: map[string][]float64{},
 		post: map[string][]float64{}, preRuns: map[string][]Run{}, postRuns: map[string][]Run{}}
-	sc.named, err = scan(a.db, func(s *string) []any { return []any{s} }, `SELECT DISTINCT task_id FROM runs
+	sc.named, err = scan(a.db, column, `SELECT DISTINCT task_id FROM runs
 		WHERE split = 'train' AND (id IN (SELECT value FROM json_each(?1))
 		OR task_id IN (SELECT value FROM json_each(?1)))`, g.TraceIDs)
 	if err != nil {
@@ -178,8 +178,9 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 	return a.refreshWorkingCopy(g.Hash)
 }
 
-// valid is seed 002's validity step when screening: a candidate that does
-// not build is rejected before any task runs, at no model token.
+// valid is the validity step of an apply (docs/ARCHITECTURE.md, "An
+// apply") when screening: a candidate that does not build is rejected
+// before any task runs, at no model token.
 func (a *Anchor) valid(ctx context.Context, hash string) (string, error) {
 	if _, err := a.build(ctx, hash); a.Screen != "off" && errors.Is(err, errNoBuild) {
 		return "invalid: " + err.Error(), nil

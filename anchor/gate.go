@@ -19,9 +19,9 @@ type Evidence struct {
 
 // Gate is the acceptance rule on one split, a pure function of paired
 // scores: pre[i] and post[i] are the incumbent's and the candidate's score
-// on unit i. Seed 004's rule holds on the means (a tie rejects, and so does
-// a NaN); on holdout the gain must also beat noise: a one-sided exact sign
-// test over the changed units at alpha. It returns the evidence and a
+// on unit i. The rule (docs/ARCHITECTURE.md, "The gate") holds on the
+// means (a tie rejects, and so does a NaN); on holdout the gain must also
+// beat noise: a one-sided exact sign test over the changed units at alpha. It returns the evidence and a
 // rejection reason, or "" when the split passes. `anchor apply` and
 // `ratchet plan` both decide through it.
 func Gate(split string, pre, post []float64, alpha float64) (Evidence, string) {

@@ -16,9 +16,9 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-// The ledger: seed 004's four tables with the gate's evidence beside them,
-// plus meta for what is frozen per ledger (model, repeats, alpha) and the
-// harness working copy. runs.outcome says whose a run was: ok, timeout,
+// The ledger (docs/ARCHITECTURE.md, "An apply"): four tables with the
+// gate's evidence beside them, plus meta for what is frozen per ledger
+// (model, repeats, alpha) and the harness working copy. runs.outcome says whose a run was: ok, timeout,
 // crash, build, forged and scoring are the harness's, and served from the
 // cache; infra is the machine's, never a score and never cached.
 // runs.error is free text (the harness's own last output): for holdout and

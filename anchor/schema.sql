@@ -30,8 +30,8 @@ CREATE INDEX IF NOT EXISTS runs_cache ON runs(harness_hash, task_hash, model, re
 -- was decided on, as JSON {"train pre": [run ids], ...}.
 ALTER TABLE runs ADD COLUMN group_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE generations ADD COLUMN run_ids TEXT NOT NULL DEFAULT '';
--- The cost of a decision (issue 22): the reply cache, and what each run and
--- generation spent. replies.key hashes model, options, task hash, repeat
+-- The cost of a decision (docs/ARCHITECTURE.md, "The cost of a decision"):
+-- the reply cache, and what each run and generation spent. replies.key hashes model, options, task hash, repeat
 -- and the forwarded request, and occurrence counts that request within a run.
 -- exchanges is the anchor's side record of every request of a run.
 CREATE TABLE IF NOT EXISTS replies(key TEXT, occurrence INTEGER, content_type TEXT, body BLOB,
