@@ -73,8 +73,9 @@ func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string,
 			left := elapsed / time.Duration(done) * time.Duration(len(e.Runs)-done)
 			status := fmt.Sprintf("%s %s %d/%d mean %.3f, %s in, ~%s left", a.phase, split, done, len(e.Runs),
 				sum/float64(done), elapsed.Round(time.Second), left.Round(time.Second))
+			why := Printable(cmp.Or(r.Error, string(r.Outcome)), 300)
 			line := fmt.Sprintf("%-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s", r.TaskID, r.Repeat,
-				r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, Printable(cmp.Or(r.Error, string(r.Outcome)), 300))
+				r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, why)
 			if live { // on a terminal: the run's line, then the status redrawn beneath it
 				fmt.Fprintf(os.Stderr, "\r\033[K%s\n%s", line, status)
 			} else {
