@@ -70,9 +70,10 @@ func (a *Anchor) Replay(ctx context.Context, id, harness string) error {
 	case !same:
 		verdict = "the requests all matched the record, but the score or the trace differs"
 	}
-	fmt.Fprintf(a.Out, "replay of run %s (task %s, repeat %d, harness %.12s): score %.3f (recorded %.3f, %s), "+
-		"%d replies from the record, 0 upstream: %s\n", id, old.TaskID, old.Repeat, r.HarnessHash, r.Score,
+	line := fmt.Sprintf("replay of run %s (task %s, repeat %d, harness %.12s): score %.3f (recorded %.3f, %s), "+
+		"%d replies from the record, 0 upstream: %s", id, old.TaskID, old.Repeat, r.HarnessHash, r.Score,
 		old.Score, r.Outcome, a.replay.served, verdict)
+	fmt.Fprintln(a.Out, Printable(line, 4000))
 	if !same {
 		return status{fmt.Errorf("run %s did not reproduce", id), 1}
 	}

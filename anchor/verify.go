@@ -41,12 +41,15 @@ func (a *Anchor) Verify(gen int, asJSON bool) error {
 			bad++
 		}
 		if !asJSON {
-			fmt.Fprintf(a.Out, "generation %d %s, harness %.12s, suite %.12s, %d runs: %s\n", g.Gen, g.Decision,
+			line := fmt.Sprintf("generation %d %s, harness %.12s, suite %.12s, %d runs: %s", g.Gen, g.Decision,
 				g.Hash, c.SuiteHash, len(c.Scores), cmp.Or(c.Discrepancy, "verified: "+g.Reason))
+			fmt.Fprintln(a.Out, Printable(line, 4000)) // a reason names the candidate's files
 		}
 	}
 	if asJSON {
-		json.NewEncoder(a.Out).Encode(certs)
+		if err := a.printJSON(certs, nil); err != nil {
+			return err
+		}
 	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d generations did not verify (judge build %.12s)", bad, len(gs), anchorBuild())

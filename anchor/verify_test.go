@@ -135,6 +135,16 @@ func TestVerifyRederivesEveryDecision(t *testing.T) {
 			t.Errorf("%s undone: %v %s", tt.name, err, out)
 		}
 	}
+	// A reason holds what a candidate named (its files, its component): the
+	// certificates print it as data, as a line and as JSON.
+	e.a.db.Exec(`UPDATE generations SET reason = reason || ? WHERE gen = 3`, "\x1b]52;c;eA==\x07\u202e\u0085")
+	for _, asJSON := range []bool{false, true} {
+		e.out.Reset()
+		e.a.Verify(3, asJSON)
+		if out := e.out.String(); strings.ContainsAny(out, "\x1b\x07\u202e\u0085") || !asJSON && !strings.Contains(out, "52;c;eA==") {
+			t.Errorf("verify (json %v) printed the reason's escapes raw, or dropped it: %q", asJSON, out)
+		}
+	}
 }
 
 // failed is a stored report in which the hidden test TestThree failed.
