@@ -1,13 +1,8 @@
-// Package cli is the ratchet command line. Each subcommand lives in its own
-// package; this one only dispatches and turns errors into one line.
-package cli
+package main
 
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 )
 
 const usage = `usage: ratchet COMMAND
@@ -35,18 +30,9 @@ ended in error, a bad suite); 2 bad usage or input, nothing done; 3 infrastructu
 model server, the sandbox, NATS). ratchet run --json says it as exit_status.
 see README.md and docs/OPERATOR.md ("Exit statuses")`
 
-// Main runs the ratchet command line and returns the exit status.
-func Main(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := run(ctx, args)
-	if code := exitStatus(err); code != 0 {
-		fmt.Fprintln(os.Stderr, "ratchet:", err)
-		return code
-	}
-	return 0 // done, or -h printed the help
-}
-
+// run dispatches args to the subcommand they name, one file each; the
+// shared plumbing is in exit.go, help.go, doorflags.go, doorguard.go,
+// listen.go and output.go.
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return usageErr("no command\n%s", usage)
