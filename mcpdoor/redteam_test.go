@@ -97,7 +97,7 @@ func TestRedteamSessionsCrossTheRoots(t *testing.T) {
 // harnesses.Ledger's rule that a folder sitting in the working directory is
 // never picked up. (It also opens an untrusted SQLite file.)
 //
-// Fix (internal/cli/doors.go mcpCommand): use d.Ledger() only; with no ledger
+// Fix (cmd/ratchet/mcp.go mcpCommand): use d.Ledger() only; with no ledger
 // named, the ledger tools answer "no ledger named: set --ledger,
 // ANCHOR_HOME, RATCHET_LEDGER or ~/.config/ratchet/config".
 func TestRedteamMCPReadsTheProjectsOwnLedger(t *testing.T) {
@@ -158,7 +158,7 @@ func TestRedteamMCPReadsTheProjectsOwnLedger(t *testing.T) {
 // Atomic's /home -> /var/home, a home on a mounted disk) or the editor
 // starts it without PWD.
 //
-// Fix (internal/cli/doorguard.go orWorkingDir): resolve both with
+// Fix (cmd/ratchet/doorguard.go orWorkingDir): resolve both with
 // filepath.EvalSymlinks and refuse when the working folder is "/", the
 // home folder, or contains it (within(home, wd)).
 func TestRedteamMCPWorkingRootWiderThanHome(t *testing.T) {
@@ -193,7 +193,7 @@ func TestRedteamMCPWorkingRootWiderThanHome(t *testing.T) {
 // its own program as the harness, on the host, recorded as "built-in
 // baseline"; its sessions.db becomes the door's records too.
 //
-// Fix (internal/cli/doors.go doorFlags): with no home folder and no
+// Fix (cmd/ratchet/doorflags.go doorFlags): with no home folder and no
 // RATCHET_HOME, refuse to start ("set RATCHET_HOME or HOME"); never default
 // to a relative path. Keep cached builds where a project cannot name them.
 func TestRedteamNoHomeMakesTheProjectTheDoorsHome(t *testing.T) {

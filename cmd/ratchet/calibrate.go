@@ -21,6 +21,8 @@ N holdout evaluations.
 Environment: ANCHOR_HOME (the ledger, default .anchor), ANCHOR_TASKS (the suite,
 default tasks/example), MODEL_* (the task model).`
 
+// calibrateCommand is ratchet calibrate: the gate's false-accept rate,
+// measured with the live model on neutral variants of the head.
 func calibrateCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
 	n := fs.Int("n", 20, "neutral variants to evaluate")

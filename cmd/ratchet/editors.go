@@ -34,6 +34,8 @@ func modelSettings() map[string]string {
 	return env
 }
 
+// editorsCommand is ratchet editors: the MCP entries of the editors,
+// printed or merged into their files in a project.
 func editorsCommand(args []string) error {
 	fs := flag.NewFlagSet("editors", flag.ContinueOnError)
 	only := fs.String("editor", "all", "editors to configure, comma-separated: vscode, cursor, claude, zed")

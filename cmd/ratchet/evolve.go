@@ -21,6 +21,7 @@ default 5000000), EVOLVE_TEST (what the edited harness must pass, default
 "go vet ./... && go test -short ./..."). $ANCHOR_HOME/goals.txt queues goals, one a line, one
 taken per round; $ANCHOR_HOME/STOP stops the loop before the next round.`
 
+// evolveCommand is ratchet evolve: rounds of the evolver under the anchor.
 func evolveCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("evolve", flag.ContinueOnError)
 	rounds := fs.Int("rounds", 1, "rounds to play")

@@ -21,6 +21,8 @@ func doorLedger(folder, flag string) (ledger, from string, err error) {
 	return harnesses.Ledger(flag)
 }
 
+// harnessCommand is ratchet harness which|export: the harness the doors
+// run here, or a generation's snapshot written as a folder.
 func harnessCommand(_ context.Context, args []string) error {
 	if groupHelp(args, harnessUsage) {
 		return flag.ErrHelp

@@ -13,6 +13,11 @@ import (
 	"ratchet/plan"
 )
 
+const planUsage = `usage: ratchet plan [flags]
+What gain the acceptance gate can detect on this suite: power, holdout size and
+repeats needed, from the head's runs or from --p. Environment: ANCHOR_HOME sets --home.`
+
+// planCommand is ratchet plan: what gain the gate can detect on a suite.
 func planCommand(ctx context.Context, args []string) error {
 	return planTo(ctx, args, os.Stdout)
 }

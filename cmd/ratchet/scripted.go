@@ -10,6 +10,10 @@ import (
 	"ratchet/internal/scripted"
 )
 
+const scriptedUsage = `usage: ratchet scripted-model [--suite DIR] [--rate P]
+Serves the demo's scripted models (the task oracle, then the evolver) until
+interrupted and prints their URLs. Environment: ANCHOR_TASKS sets --suite.`
+
 // scriptedCommand serves the demo's scripted models until interrupted: the
 // oracle task model on the suite, then the scripted evolver. It prints their
 // URLs, one a line, in that order.

@@ -11,6 +11,10 @@ import (
 	"ratchet/ui"
 )
 
+const uiUsage = `usage: ratchet ui [--addr 127.0.0.1:PORT] [--home DIR]
+A read-only dashboard over the ledger. Environment: ANCHOR_HOME sets --home.`
+
+// uiCommand is ratchet ui: the read-only dashboard over a ledger.
 func uiCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("ui", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8766", "listen address")
