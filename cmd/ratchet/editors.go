@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"ratchet/editors"
+	"ratchet/door/editors"
 )
 
 const editorsUsage = `usage: ratchet editors [--editor LIST] [--command PATH] [--write DIR] [-- MCP-FLAGS]

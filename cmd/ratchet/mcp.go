@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"ratchet/door/mcpdoor"
 	"ratchet/internal/harnesses"
-	"ratchet/mcpdoor"
 )
 
 const mcpUsage = `usage: ratchet mcp [--root DIR | --project DIR] [flags]

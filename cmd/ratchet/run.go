@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"ratchet/door"
-	"ratchet/serve"
+	"ratchet/door/serve"
 )
 
 const runUsage = `usage: ratchet run [flags] "request"

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	"ratchet/serve"
+	"ratchet/door/serve"
 )
 
 const serveUsage = `usage: ratchet serve --project DIR | --root DIR [flags]

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"ratchet/ui"
+	"ratchet/door/ui"
 )
 
 const uiUsage = `usage: ratchet ui [--addr 127.0.0.1:PORT] [--home DIR]

@@ -127,7 +127,7 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Skip("builds the ratchet binary")
 	}
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..")
+	root := filepath.Join(filepath.Dir(file), "..", "..")
 	bin := filepath.Join(t.TempDir(), "ratchet")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/ratchet")
 	build.Dir = root

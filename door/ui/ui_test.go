@@ -68,7 +68,7 @@ func sharedLedger(t *testing.T) string {
 // marker once it has fixed the holdout task (a tie there rejects it).
 func buildLedger(t *testing.T, dir string) string {
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..")
+	root := filepath.Join(filepath.Dir(file), "..", "..")
 	bin := filepath.Join(dir, "anchor")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/anchor")
 	build.Dir = root

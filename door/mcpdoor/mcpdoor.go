@@ -16,9 +16,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ratchet/door"
+	"ratchet/door/serve"
 	"ratchet/internal/ledgerdb"
 	"ratchet/internal/show"
-	"ratchet/serve"
 )
 
 // AskInput is the ask tool's arguments.
