@@ -1,4 +1,4 @@
-// Package editors is seed 001's drop-in editor kit: the MCP configuration
+// Package editors is the drop-in editor kit: the MCP configuration
 // that makes `ratchet mcp` appear in VS Code, Cursor, Claude Code and Zed,
 // each in the file and shape that editor documents. It prints the
 // configuration or merges it into a project's files, keeping every other
