@@ -1,7 +1,14 @@
 // Package door is what the front doors share: one request of a person, run
 // by the head harness on their own project with their model, and saved as a
-// request record (seed 003) before completion is reported. `ratchet run`,
-// `ratchet serve` and `ratchet mcp` are thin layers over Ask.
+// request record before completion is reported (docs/ARCHITECTURE.md, "The
+// front doors"). `ratchet run`, `ratchet serve` and `ratchet mcp` are thin
+// layers over Ask.
+//
+// The doors live under this folder: serve (HTTP), mcpdoor (MCP), ui (the
+// dashboard), editors (the editors' MCP configuration), and doortest, what
+// their tests share. Package door imports the anchor and the internal
+// libraries; no door imports a program (evolve, plan, fleet, tasks) or a
+// command (docs/ARCHITECTURE.md, "Layout").
 package door
 
 import (
@@ -90,7 +97,7 @@ type Record struct {
 	Finished    string   `json:"finished"`
 }
 
-// Door runs requests one at a time (one user, one session at a time: seed 003).
+// Door runs requests one at a time (one user, one session at a time).
 type Door struct {
 	cfg  Config
 	db   *sql.DB    // nil until the first request creates the records (ensure)

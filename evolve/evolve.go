@@ -6,8 +6,10 @@
 // ledger. The evolve task is a workspace (task.go): the harness, complete
 // traces of every train run of the head (traces.go) and every earlier
 // candidate (history.go), where holdout appears only as a decision. It reads
-// the ledger read-only (ledger.go) and may import the anchor's types; the
-// anchor imports nothing of it.
+// the ledger read-only (ledger.go). It may import the anchor, plan,
+// internal/ledgerdb, internal/show and the harness's trace types, never a
+// door or a command; the anchor imports nothing of it (docs/ARCHITECTURE.md,
+// "Layout").
 package evolve
 
 import (

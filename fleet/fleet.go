@@ -8,8 +8,9 @@
 // by the job. JetStream does the rest: acknowledgements, redelivery of a job
 // whose worker died, at most MaxDeliver deliveries.
 //
-// It imports the anchor (for ReadTree, HashOf and ModelID) and the NATS
-// client; nothing in the anchor imports it.
+// It imports the anchor (for ReadTree, HashOf and ModelID), internal/show and
+// the NATS client, nothing else of ours; nothing in the anchor imports it
+// (docs/ARCHITECTURE.md, "Layout").
 package fleet
 
 import (

@@ -2,6 +2,12 @@
 // it runs as `harness /work`: the task tree is /work/task, the prompt
 // /work/prompt.txt, the public test command /work/test.txt and the trace goes
 // to /work/trace.jsonl. Flags override each of these for use outside it.
+//
+// The harness is its own module (ratchet/harness): it imports only the
+// standard library and its own packages, so it builds offline in the
+// sandbox, and its editable packages (tools, middleware, memory) import only
+// core. Outside tests, the main module imports only its fake model (the
+// demo's scripted servers; docs/ARCHITECTURE.md, "Layout").
 package main
 
 import (

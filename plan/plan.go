@@ -3,7 +3,8 @@
 // repeats a smaller gain needs, and how often it accepts a change that does
 // nothing (the A/A game). It reads the ledger read-only (internal/ledgerdb)
 // and simulates the gate with the anchor's own SignTest; it writes nothing.
-// It imports the anchor and internal/ledgerdb, nothing else of ours.
+// It imports the anchor and internal/ledgerdb, nothing else of ours
+// (docs/ARCHITECTURE.md, "Layout").
 package plan
 
 import (

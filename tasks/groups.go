@@ -10,8 +10,8 @@ import (
 )
 
 // GroupReport counts the groups of each split among the task folders dirs
-// (a task's group is task.toml's group, else its id: see DESIGN.md, "Task
-// format") and warns, on one line, of every group with tasks in more than
+// (a task's group is task.toml's group, else its id: see tasks/README.md)
+// and warns, on one line, of every group with tasks in more than
 // one split: the gate counts groups as its units, and a holdout group that
 // train also holds measures recall of what train shows, not new work.
 func GroupReport(dirs []string) string {

@@ -1,6 +1,10 @@
-// Package tasks validates a task suite in the format of DESIGN.md, for any
-// suite, not only the bundled one. It runs the tests in the anchor's own
-// sandbox and scores them with the anchor's own rules.
+// Package tasks validates a task suite in the format tasks/README.md
+// describes, for any suite, not only the bundled one. It runs the tests in
+// the anchor's own sandbox and scores them with the anchor's own rules.
+//
+// It imports the anchor and plan; tasks/exercism and tasks/mine, which write
+// suites, import it and the anchor, nothing else of ours
+// (docs/ARCHITECTURE.md, "Layout").
 package tasks
 
 import (

@@ -128,9 +128,9 @@ func call(id, name, args string) fakemodel.Call {
 }
 
 func TestUnknownToolThenValidCall(t *testing.T) {
-	// Seed 003's example: one reply names an unknown tool and then a valid
-	// one; the next turn gets two observations, in order, the first a
-	// rejection, and nothing ran for it.
+	// One reply names an unknown tool and then a valid one; the next turn
+	// gets two observations, in order, the first a rejection, and nothing
+	// ran for it.
 	for _, api := range apis {
 		t.Run(api, func(t *testing.T) {
 			r := runScript(t, api, func(root string) {

@@ -1,5 +1,10 @@
-// Package arch holds the architecture test: the import rules of DESIGN.md,
-// checked on every build so that layering rot fails the tests.
+// Package arch holds the architecture tests, checked on every test run so
+// that layering rot fails: the import rules of docs/ARCHITECTURE.md (the
+// anchor imports nothing of ours, the harness only the standard library, its
+// editable files only harness/core, nothing imports cmd/ or the harness's
+// model client and loop), the table of what each package may import
+// (table_test.go), and the "Layout" section of docs/ARCHITECTURE.md, which
+// must name every package (layout_test.go). It imports nothing of ours.
 package arch
 
 import (
@@ -12,10 +17,12 @@ import (
 )
 
 type pkg struct {
-	ImportPath string
-	Standard   bool
-	Imports    []string
-	Module     *struct{ Path string }
+	ImportPath   string
+	Standard     bool
+	Imports      []string
+	TestImports  []string // of the package's own _test.go files
+	XTestImports []string // of its package x_test files
+	Module       *struct{ Path string }
 }
 
 func list(t *testing.T, dir string, args ...string) []pkg {

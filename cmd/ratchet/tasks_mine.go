@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"ratchet/tasks/mine"
+)
+
+const mineUsage = `usage: ratchet tasks mine REPO --out SUITE [flags]
+Walks REPO's first-parent history for commits that change code and tests together,
+whose tests fail on the parent and pass on the commit, and writes one task each
+(tasks/README.md, "Your own tasks"). A second run adds only new commits. Environment:
+GOPROXY (the host's module proxy) is used to vendor Go modules.`
+
+// mineCommand is ratchet tasks mine: a suite from a repository's fixing
+// commits.
+func mineCommand(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("tasks mine", flag.ContinueOnError)
+	out := fs.String("out", "", "the suite folder to write (new, empty, or one an earlier tasks mine of this repository wrote)")
+	rev := fs.String("rev", "HEAD", "the commit whose first-parent history is walked")
+	split := fs.String("split", "60/25/15", "train/holdout/sealed percentages, oldest commits to train")
+	jobs := fs.Int("jobs", 2, "commits checked in the sandbox at once")
+	repo, sp, err := repoArgs(fs, args, split, out, mineUsage,
+		"usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV]")
+	if err != nil {
+		return err
+	}
+	sum, err := mine.Mine(ctx, mine.Options{Repo: repo, Out: *out, Rev: *rev, Split: sp, Jobs: *jobs, Progress: os.Stderr})
+	if err != nil { // a refusal of the repository or --out: a sandbox failure is a skip reason, not an error
+		return withStatus(exitUsage, err)
+	}
+	sum.Print(os.Stdout, "commits")
+	fmt.Printf("next: ratchet tasks validate %s; ratchet plan says how many tasks the gate needs\n", *out)
+	return nil
+}
+
+// repoArgs parses the flags and the REPO argument of tasks mine and tasks
+// mutate and reads --split; a missing REPO or --out is a usage error.
+func repoArgs(fs *flag.FlagSet, args []string, split, out *string, usage, short string) (string, [3]int, error) {
+	repo, err := parseWithArg(fs, args, usage)
+	if err != nil {
+		return "", [3]int{}, err
+	}
+	sp, err := mine.ParseSplit(*split)
+	if err != nil {
+		return "", sp, withStatus(exitUsage, err)
+	}
+	if repo == "" || *out == "" {
+		return "", sp, usageErr("%s", short)
+	}
+	return repo, sp, nil
+}
+
+// parseWithArg parses flags given before or after the one argument, as in
+// ratchet tasks mine REPO --out SUITE; it returns "" unless there is
+// exactly one.
+func parseWithArg(fs *flag.FlagSet, args []string, usage string) (string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args, usage); err != nil {
+			return "", err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, args = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
+	if len(pos) != 1 {
+		return "", nil
+	}
+	return pos[0], nil
+}

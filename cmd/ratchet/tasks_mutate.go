@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"ratchet/tasks/mine"
+)
+
+const mutateUsage = `usage: ratchet tasks mutate REPO --out SUITE [flags]
+Plants one bug at a time in REPO's code (Go or Python) and keeps those its own tests
+catch, as tasks whose prompt is the failing test's report (tasks/README.md).`
+
+// mutateCommand is ratchet tasks mutate: a suite of bugs planted in a
+// project's code that its own tests catch.
+func mutateCommand(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("tasks mutate", flag.ContinueOnError)
+	out := fs.String("out", "", "the suite folder to write (new or empty)")
+	n := fs.Int("n", 20, "tasks wanted")
+	seed := fs.Uint64("seed", 1, "the order mutants are tried in: the same seed gives the same tasks")
+	split := fs.String("split", "60/25/15", "train/holdout/sealed percentages")
+	jobs := fs.Int("jobs", 2, "mutants tried in the sandbox at once")
+	repo, sp, err := repoArgs(fs, args, split, out, mutateUsage,
+		"usage: ratchet tasks mutate REPO --out SUITE [-n N] [--seed S] [--split 60/25/15] [--jobs N]")
+	if err != nil {
+		return err
+	}
+	sum, err := mine.Mutate(ctx, mine.MutateOptions{Repo: repo, Out: *out, N: *n, Seed: *seed, Split: sp, Jobs: *jobs, Progress: os.Stderr})
+	if err != nil { // a refusal of the project or --out
+		return withStatus(exitUsage, err)
+	}
+	sum.Print(os.Stdout, "mutants")
+	fmt.Printf("next: ratchet tasks validate %s; ratchet plan says how many tasks the gate needs\n", *out)
+	return nil
+}
