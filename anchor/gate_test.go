@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,11 +16,17 @@ import (
 )
 
 // coinModel is a scripted model whose outcome on a task is a fixed coin of
-// its whole system prompt and the task's prompt, as a real model's is a
-// fixed function of its prompt at temperature 0: any change of the system
+// its system prompt and the task's prompt, as a real model's is a fixed
+// function of its prompt at temperature 0: any change of the system
 // prompt, even a meaningless one, redraws every task's coin. A system
-// prompt holding helps makes it solve every task.
+// prompt holding helps makes it solve every task. The baseline harness's
+// own prompt draws no coin: it fails exactly the gate suite's tasks with an
+// odd number (3 of 6 train, 6 of 12 holdout), so that a candidate that
+// helps has the same room to show it whatever the harness's prompt says
+// (a drawn pattern changed with every edit of harness/system_prompt.md,
+// and with it whether a helpful candidate could pass at all).
 func coinModel(helps string) fakemodel.Step {
+	base := strings.TrimSpace(string(must(os.ReadFile(filepath.Join("..", "harness", "system_prompt.md")))))
 	return fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		body := string(r.Body)
 		msgs := r.Messages()
@@ -35,13 +42,20 @@ func coinModel(helps string) fakemodel.Step {
 		json.Unmarshal(msgs[0], &m[0])
 		json.Unmarshal(msgs[1], &m[1])
 		sum := sha256.Sum256(append(must(json.Marshal(m[0])), must(json.Marshal(m[1]))...))
-		if !strings.Contains(m[0].Content, helps) && sum[0] >= 128 {
+		fails := sum[0] >= 128
+		if n := gateNumber.FindStringSubmatch(m[1].Content); n != nil && strings.TrimSpace(m[0].Content) == base {
+			fails = (n[1][len(n[1])-1]-'0')%2 == 1
+		}
+		if !strings.Contains(m[0].Content, helps) && fails {
 			return fakemodel.Step{Text: "I give up.", In: 50, Out: 5}
 		}
 		args, _ := json.Marshal(map[string]string{"path": "sum.go", "content": fixedSum})
 		return fakemodel.Step{Calls: []fakemodel.Call{{Name: "write_file", Args: string(args)}}, In: 60, Out: 40}
 	}}
 }
+
+// gateNumber finds a gate suite task's number in its prompt.
+var gateNumber = regexp.MustCompile(`gate-[th](\d+)`)
 
 // gateEnv is a ledger over a suite of small tasks (6 train, 12 holdout)
 // scored by the coin model, with the default alpha.
