@@ -154,7 +154,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	fs.StringVar(&o.split, "split", "", "eval, traces: train, holdout or sealed")
 	fs.StringVar(&o.candidate, "candidate", "", "apply: the candidate JSON file")
 	fs.BoolVar(&o.force, "force", false, "run, eval: run again even when the run cache has the answer")
-	fs.BoolVar(&o.asJSON, "json", false, "eval, log, verify: JSON named by the ledger's columns")
+	fs.BoolVar(&o.asJSON, "json", false, "eval: the result as JSON named by the ledger's columns")
 	fs.BoolVar(&o.failed, "failed", false, "traces: only runs that did not score 1")
 	var bad []string
 	for _, name := range []string{"jobs", "budget", "memory", "repeats", "alpha"} {
@@ -191,7 +191,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 			"holdout and sealed traces are never shown")
 	case (cmd == "snapshot" || cmd == "rollback" || cmd == "replay") && fs.NArg() != 1:
 		return nil, nil, fmt.Errorf("anchor %s takes one argument; run anchor %s -h", cmd, cmd)
-	case cmd != "snapshot" && cmd != "rollback" && cmd != "verify" && cmd != "replay" && fs.NArg() > 0:
+	case cmd != "snapshot" && cmd != "rollback" && cmd != "replay" && fs.NArg() > 0:
 		return nil, nil, fmt.Errorf("anchor %s takes no argument %q; flags go before it, see anchor %s -h",
 			cmd, fs.Arg(0), cmd)
 	case cmd == "init" && !exists(filepath.Join(o.harness, "manifest.toml")):
@@ -207,7 +207,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 // preflight checks the tools a command needs before anything is written.
 func preflight(cmd string) error {
 	tools := []string{"go", "bwrap", "prlimit", "git"}
-	if cmd == "snapshot" || cmd == "log" || cmd == "traces" || cmd == "verify" {
+	if cmd == "snapshot" || cmd == "traces" {
 		return nil
 	}
 	installs := []string{"the Go toolchain (go.dev/dl)", "bubblewrap (apt-get install bubblewrap)",
@@ -229,7 +229,7 @@ var frozenSettings = []string{"repeats", "alpha", "budget", "memory", "screen"}
 // model must match, and so must each frozen setting that is given; one not
 // given takes the ledger's value.
 func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
-	if cmd == "snapshot" || cmd == "log" || cmd == "traces" {
+	if cmd == "snapshot" || cmd == "traces" {
 		// traces reads the ledger's own model; init too: one that failed half
 		// way has frozen what it ran under
 		return nil
@@ -238,7 +238,7 @@ func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
 	if err != nil {
 		return err
 	}
-	if model != "" && model != a.Model() && cmd != "verify" { // verify spends no model tokens
+	if model != "" && model != a.Model() {
 		return fmt.Errorf("this ledger's model is frozen as %s but MODEL_* now say %s; "+
 			"restore the settings or use a new --home", model, a.Model())
 	}
@@ -271,15 +271,7 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 		if err := a.Apply(ctx, o.candidate); err != nil || !a.rejected {
 			return err
 		}
-		return errors.New("the candidate was rejected (see above); anchor log lists the generations")
-	case "log":
-		return a.Log(o.asJSON)
-	case "verify":
-		gen, err := strconv.Atoi(cmp.Or(o.flags.Arg(0), "-1"))
-		if err != nil || o.flags.NArg() > 1 {
-			return fmt.Errorf("anchor verify takes at most one generation number, not %q", o.flags.Args())
-		}
-		return a.Verify(gen, o.asJSON)
+		return errors.New("the candidate was rejected (see above); ratchet log lists the generations")
 	case "replay":
 		harness := ""
 		o.flags.Visit(func(f *flag.Flag) {
@@ -291,7 +283,7 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 	case "rollback":
 		gen, err := strconv.Atoi(o.harness)
 		if err != nil {
-			return fmt.Errorf("rollback %q: want a generation number from anchor log", o.harness)
+			return fmt.Errorf("rollback %q: want a generation number from ratchet log", o.harness)
 		}
 		return a.Rollback(ctx, gen)
 	case "snapshot":

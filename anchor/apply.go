@@ -24,7 +24,7 @@ import (
 func (a *Anchor) Init(ctx context.Context, dir string) error {
 	// parse has checked that dir holds a manifest.toml, before the ledger opened.
 	if _, err := a.head(); err == nil {
-		return errors.New("this ledger is already initialized; use anchor log, or a new --home for a new ledger")
+		return errors.New("this ledger is already initialized; use ratchet log, or a new --home for a new ledger")
 	}
 	hash, err := a.Snapshot(dir)
 	if err != nil {
@@ -83,7 +83,7 @@ func (a *Anchor) Rollback(ctx context.Context, gen int) error {
 	}
 	if len(gs) == 0 {
 		return fmt.Errorf("generation %d was never a head; "+
-			"pick a baseline, accept or rollback generation from anchor log", gen)
+			"pick a baseline, accept or rollback generation from ratchet log", gen)
 	}
 	n, err := a.nextGen()
 	if err != nil {
@@ -253,7 +253,7 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split strin
 		for _, r := range post.Runs {
 			active = active || r.Requests > 0
 		}
-		if why := forgery(split, post.Runs); why != "" {
+		if why := Forgery(split, post.Runs); why != "" {
 			g.evidence(split, sc, a.Alpha)
 			return why, nil
 		}
@@ -297,15 +297,16 @@ func (g *Gen) record(split string, e Evidence) {
 }
 
 // noteRuns adds to g's record the ids of runs, a line "split side id" each
-// (side pre: the incumbent's, post: the candidate's), for anchor verify.
+// (side pre: the incumbent's, post: the candidate's), for ratchet verify.
 func (g *Gen) noteRuns(split, side string, runs []Run) {
 	for _, r := range runs {
 		g.RunIDs += split + " " + side + " " + r.ID + "\n"
 	}
 }
 
-// forgery is the rejection of a split on which a run forged its score, or "".
-func forgery(split string, runs []Run) string {
+// Forgery is the rejection of a split on which a run forged its score, or
+// "": apply rejects with it, and ratchet verify re-derives it.
+func Forgery(split string, runs []Run) string {
 	for _, r := range runs {
 		if r.Outcome == OutcomeForged && split == "train" {
 			return fmt.Sprintf("forged score on train task %s (run %s): %s", r.TaskID, r.ID, r.Error)

@@ -102,7 +102,7 @@ func TestCanaryPanicStopsNoTest(t *testing.T) {
 	cmd := exec.Command("go", "test", "-json", ".")
 	cmd.Dir = dir
 	out, _ := cmd.Output()
-	s := count(Task{Test: "go test ./..."}, out, 1, nil, map[string][]byte{"sum_test.go": []byte(two)},
+	s := Count(Task{Test: "go test ./..."}, out, 1, nil, map[string][]byte{"sum_test.go": []byte(two)},
 		map[string][]byte{"go.mod": []byte("module example.com/sum\n")}, map[string]bool{"example.com/sum " + canary: true}, "")
 	if s.Outcome != "" || s.Passed != 1 || s.Total != 3 {
 		t.Errorf("Sum panics on TestThree only: scored %+v, want 1 of 3 (TestEmpty; TestThree panics and TestOne never runs), the canary failed:\n%s\n%s", s, planted, out)

@@ -66,7 +66,7 @@ func SignTest(fixed, broken int) float64 {
 // score is the mean of its runs, a group's the mean of its tasks', and the
 // incumbent's and the candidate's groups are paired by name. Only the
 // incumbent's runs of tasks the candidate ran count (a screened apply that
-// stopped early ran some). Apply's compare and anchor verify both decide
+// stopped early ran some). Apply's compare and ratchet verify both decide
 // through it.
 func GateRuns(split string, pre, post []Run, alpha float64) (Evidence, string) {
 	ran := map[string]bool{}

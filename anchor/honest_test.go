@@ -127,11 +127,11 @@ func TestCountSaysWhyNoTestReported(t *testing.T) {
 	if got := firstLine([]byte("go: cannot find main module\n"), "build-output"); got != "go: cannot find main module" {
 		t.Errorf("firstLine of go's own complaint = %q", got)
 	}
-	if s := count(Task{Test: "go test ./..."}, nil, 1, nil, hidden, gomod, nil, why); s.Error != "no hidden test reported: "+why || s.Passed != 0 || s.Total != 2 {
+	if s := Count(Task{Test: "go test ./..."}, nil, 1, nil, hidden, gomod, nil, why); s.Error != "no hidden test reported: "+why || s.Passed != 0 || s.Total != 2 {
 		t.Errorf("nothing reported: %+v", s)
 	}
 	one := goEvents(`{"Action":"fail","Package":"example.com/s","Test":"TestThree"}`)
-	if s := count(Task{Test: "go test ./..."}, one, 1, nil, hidden, gomod, nil, why); s.Error != "" || s.Total != 2 {
+	if s := Count(Task{Test: "go test ./..."}, one, 1, nil, hidden, gomod, nil, why); s.Error != "" || s.Total != 2 {
 		t.Errorf("a hidden test reported, yet the error says %q", s.Error)
 	}
 }

@@ -10,10 +10,14 @@ import (
 )
 
 // A run another judge scored (another anchor build or Go toolchain) is not
-// served from the cache: it runs again under this one, and anchor log says
-// how many runs the new judge no longer trusts.
+// served from the cache: it runs again under this one. The ledger records
+// which judge opened it last, so that ratchet log can count the runs the
+// new judge no longer trusts (audit's TestLogShowsTheGenerationsAndStaleRuns).
 func TestRunsKnowTheirJudge(t *testing.T) {
 	e := newEnv(t, repeat(fixer(""), 20)...)
+	if kept, err := e.a.meta("judge"); err != nil || kept != judge() {
+		t.Errorf("the ledger's judge is %q (%v), want %q", kept, err, judge())
+	}
 	task := addTask(t, e.suite, "train", "judged")
 	hash, err := e.a.Snapshot(harnessDir(t))
 	if err != nil {
@@ -30,19 +34,9 @@ func TestRunsKnowTheirJudge(t *testing.T) {
 	if _, err := e.a.db.Exec(`UPDATE runs SET judge = 'an older anchor go1.25.0'`); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.a.Log(false); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(e.out.String(), "1 runs were scored by another judge") {
-		t.Errorf("anchor log does not say a run was invalidated:\n%s", e.out.String())
-	}
 	rerun, err := e.a.RunTask(ctx(), hash, task, 0, false)
 	if err != nil || rerun.Cached || rerun.ID == first.ID || rerun.Judge != judge() || rerun.Outcome != "ok" {
 		t.Fatalf("another judge's run was served, or the new run is wrong: %+v, %v", rerun, err)
-	}
-	e.out.Reset()
-	if err := e.a.Log(false); err != nil || !strings.Contains(e.out.String(), "1 runs were scored by another judge") {
-		t.Errorf("after the rerun the older run is still counted once: %q, %v", e.out.String(), err)
 	}
 }
 

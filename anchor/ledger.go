@@ -18,7 +18,8 @@ import (
 
 // The ledger (docs/ARCHITECTURE.md, "An apply"): four tables with the
 // gate's evidence beside them, plus meta for what is frozen per ledger
-// (model, repeats, alpha) and the harness working copy. runs.outcome says whose a run was: ok, timeout,
+// (model, repeats, alpha), the harness working copy and the judge that
+// opened it last. runs.outcome says whose a run was: ok, timeout,
 // crash, build, forged and scoring are the harness's, and served from the
 // cache; infra is the machine's, never a score and never cached.
 // runs.error is free text (the harness's own last output): for holdout and
@@ -50,6 +51,11 @@ func (a *Anchor) open() error {
 		if err != nil && strings.TrimSpace(stmt) != "" && !strings.Contains(err.Error(), "duplicate column") {
 			return fmt.Errorf("upgrade the ledger in %s: %w", a.Home, err)
 		}
+	}
+	// The judge that opened the ledger last: the run cache serves it only its
+	// own runs, and ratchet log counts the runs another judge scored.
+	if _, err := db.Exec(`INSERT OR REPLACE INTO meta VALUES('judge', ?)`, judge()); err != nil {
+		return fmt.Errorf("open the ledger in %s: %w", a.Home, err)
 	}
 	return nil
 }
@@ -162,35 +168,6 @@ func (a *Anchor) meta(key string) (string, error) {
 // column is how scan reads a row of one text column.
 func column(v *string) []any { return []any{v} }
 
-// Log prints the generations, train and holdout side by side with the
-// gate's evidence; * marks the head. As JSON, the rows keep the column names.
-func (a *Anchor) Log(asJSON bool) error {
-	if asJSON {
-		return a.printJSON(rowsJSON(a.db, `SELECT *, gen = (SELECT gen FROM head) AS head FROM generations
-			ORDER BY gen`))
-	}
-	split := func(s string) string {
-		return `printf('%5s -> %5s', iif(` + s + `_pre IS NULL, '-', printf('%.3f', ` + s + `_pre)),
-			iif(` + s + `_post IS NULL, '-', printf('%.3f', ` + s + `_post))) ||
-			iif(` + s + `_p IS NULL, '', printf(' (+%d -%d p=%.3f)', ` + s + `_fixed, ` + s + `_broken, ` + s + `_p))`
-	}
-	cost := `printf(' [cost: %d runs, %d cached, %d requests, %d upstream tokens%s]', runs, runs_cached,
-		requests, upstream_tokens, iif(stopped = '', '', '; stopped at ' || stopped))`
-	lines, err := scan(a.db, column, `SELECT printf('%3d%s %-11s train %s  holdout %s  %-26s %s', gen,
-		iif(gen = (SELECT gen FROM head), ' *', '  '), decision, `+split("train")+`, `+split("holdout")+`,
-		component, reason) || `+cost+` FROM generations ORDER BY gen`)
-	// Runs another judge (anchor build or Go toolchain) scored: the cache serves them no more.
-	stale, staleErr := scan(a.db, column, `SELECT printf('%d runs were scored by another judge; they run again',
-		COUNT(*)) FROM runs WHERE judge != ? AND outcome NOT IN ('', ?) HAVING COUNT(*) > 0`, judge(), OutcomeInfra)
-	if len(lines) == 0 && err == nil {
-		lines = []string{"no generations yet: anchor init --harness DIR measures generation 0"}
-	}
-	for _, line := range append(lines, stale...) {
-		fmt.Fprintln(a.Out, Printable(line, 2000))
-	}
-	return errors.Join(err, staleErr)
-}
-
 // printJSON prints v as one line of JSON, unless err: through Printable,
 // for JSON keeps C1 and bidi controls raw (it escapes the other controls).
 func (a *Anchor) printJSON(v any, err error) error {
@@ -199,32 +176,6 @@ func (a *Anchor) printJSON(v any, err error) error {
 		_, err = fmt.Fprintln(a.Out, Printable(string(b), len(b)))
 	}
 	return err
-}
-
-// rowsJSON reads rows as objects keyed by column name: every --json of the
-// anchor uses the ledger's own names.
-func rowsJSON(db *sql.DB, q string, args ...any) ([]map[string]any, error) {
-	rows, err := db.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	out := []map[string]any{}
-	for err == nil && rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		err = rows.Scan(ptrs...)
-		row := map[string]any{}
-		for i, c := range cols {
-			row[c] = vals[i]
-		}
-		out = append(out, row)
-	}
-	return out, errors.Join(err, rows.Err())
 }
 
 // lock takes the ledger's apply lock: one init, apply or rollback at a time.

@@ -14,34 +14,18 @@ import (
 	"time"
 )
 
-func TestGenerationFromTheLogAlone(t *testing.T) {
+// A generation can be rebuilt from the ledger alone: its parent's snapshot
+// and its stored diff, applied by hand, give its hash.
+func TestGenerationFromTheLedgerAlone(t *testing.T) {
 	e, dir := suiteEnv(t)
 	prompt := readHarness(t, dir, "system_prompt.md")
 	if err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be CAREFUL.\n"}))); err != nil {
 		t.Fatal(err)
 	}
-	e.out.Reset()
-	if err := e.a.Log(true); err != nil {
-		t.Fatal(err)
+	gens := must(e.a.gens(""))
+	if len(gens) != 2 || gens[1].Decision != "accept" || !gens[1].Head || *gens[1].Parent != 0 || gens[1].HoldoutP == nil {
+		t.Fatalf("generations = %+v", gens)
 	}
-	var gens []struct {
-		Decision   string   `json:"decision"`
-		Head       int      `json:"head"`
-		Parent     *int     `json:"parent_gen"`
-		Hash       string   `json:"harness_hash"`
-		DiffHash   string   `json:"diff_hash"`
-		HoldoutP   *float64 `json:"holdout_p"`
-		Component  string   `json:"component"`
-		Hypothesis string   `json:"hypothesis"`
-		TraceIDs   string   `json:"trace_ids"`
-	}
-	if err := json.Unmarshal(e.out.Bytes(), &gens); err != nil {
-		t.Fatal(err)
-	}
-	if len(gens) != 2 || gens[1].Decision != "accept" || gens[1].Head != 1 || *gens[1].Parent != 0 || gens[1].HoldoutP == nil {
-		t.Fatalf("log = %+v", gens)
-	}
-	// Parent snapshot + stored diff, applied by hand, gives the child's hash.
 	child := gens[1]
 	parent := gens[*child.Parent]
 	work := filepath.Join(t.TempDir(), "rebuilt")
@@ -56,13 +40,10 @@ func TestGenerationFromTheLogAlone(t *testing.T) {
 	if h, _ := e.a.Snapshot(work); h != child.Hash {
 		t.Errorf("rebuilt generation hashes to %s, want %s", h, child.Hash)
 	}
-	if child.Component != "system_prompt.md" || child.Hypothesis != "test" || strings.Count(child.TraceIDs, ",") != 0 || len(child.TraceIDs) < 5 {
+	var ids []string
+	if child.Component != "system_prompt.md" || child.Hypothesis != "test" || json.Unmarshal([]byte(child.TraceIDs), &ids) != nil ||
+		len(ids) != 1 {
 		t.Errorf("generation fields = %+v", child)
-	}
-	e.out.Reset()
-	e.a.Log(false)
-	if !strings.Contains(e.out.String(), "1 *") || !strings.Contains(e.out.String(), "0.500 -> 0.750") || !strings.Contains(e.out.String(), "train     - -> 0.500") {
-		t.Errorf("table log:\n%s", e.out)
 	}
 }
 
@@ -213,11 +194,11 @@ INSERT INTO generations(gen, decision, reason) VALUES(0, 'baseline', 'old');`); 
 	if err := a.open(); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Log(true); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(out.Bytes(), []byte(`"holdout_p":null`)) {
-		t.Errorf("log: %s", out.String())
+	var reason, runIDs string
+	var holdoutP *float64
+	err := a.db.QueryRow(`SELECT reason, holdout_p, run_ids FROM generations WHERE gen = 0`).Scan(&reason, &holdoutP, &runIDs)
+	if err != nil || reason != "old" || holdoutP != nil || runIDs != "" {
+		t.Errorf("the old generation after the upgrade: reason %q, holdout_p %v, run_ids %q: %v", reason, holdoutP, runIDs, err)
 	}
 	if err := a.open(); err != nil {
 		t.Fatalf("second open: %v", err)

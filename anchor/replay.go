@@ -24,7 +24,7 @@ func (a *Anchor) Replay(ctx context.Context, id, harness string) error {
 		return err
 	}
 	if len(rs) == 0 {
-		return status{fmt.Errorf("no run %q in this ledger; anchor log --json names runs", id), 2}
+		return status{fmt.Errorf("no run %q in this ledger; ratchet log --json names runs", id), 2}
 	}
 	old := rs[0]
 	t, err := LoadTask(filepath.Join(a.Tasks, old.Split, old.TaskID))

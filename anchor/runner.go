@@ -253,7 +253,7 @@ func (a *Anchor) keepTrace(src string, r *Run) {
 }
 
 // keepReport stores what scoring found and saw as reports/<id>.json.gz,
-// beside the trace, for anchor verify; the scoring sandbox bounds its size.
+// beside the trace, for ratchet verify; the scoring sandbox bounds its size.
 func (a *Anchor) keepReport(id string, s Scored) {
 	var b bytes.Buffer
 	z := gzip.NewWriter(&b)

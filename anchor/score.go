@@ -30,7 +30,7 @@ type Scored struct {
 }
 
 // Report is what a scoring run saw beyond the task's own files: from it and
-// the task, count re-derives the score (anchor verify).
+// the task, Count re-derives the score (ratchet verify).
 type Report struct {
 	Exit       int
 	Out, JUnit []byte
@@ -121,7 +121,7 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 			rep.Mods[name] = b
 		}
 	}
-	s := count(t, out, code, report, hidden, rep.Mods, canaries, cmp.Or(why, firstLine(out, "output")))
+	s := Count(t, out, code, report, hidden, rep.Mods, canaries, cmp.Or(why, firstLine(out, "output")))
 	s.Report = rep
 	return s
 }
@@ -197,11 +197,12 @@ func goPackage(files map[string][]byte, dir string) string {
 	}
 }
 
-// count counts passed and total hidden tests from the scoring run: go test
+// Count counts passed and total hidden tests from the scoring run: go test
 // -json events keyed by package and test, a JUnit XML report, or the exit
 // status. A hidden test that does not report failed; tests the agent added
 // do not count either way. A canary that did not fail marks the run forged.
-func count(t Task, out []byte, exit int, report []byte, hidden, files map[string][]byte,
+// Scoring counts through it, and ratchet verify re-counts a stored Report.
+func Count(t Task, out []byte, exit int, report []byte, hidden, files map[string][]byte,
 	canaries map[string]bool, why string) Scored {
 	switch {
 	case t.JUnit == pytestReport:

@@ -54,7 +54,7 @@ func TestCountHiddenOnly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		canaries := map[string]bool{"example.com/s TestCanaryX": true}
-		s := count(tt.task, []byte(tt.out), tt.exit, []byte(tt.report), hidden, gomod, canaries, "")
+		s := Count(tt.task, []byte(tt.out), tt.exit, []byte(tt.report), hidden, gomod, canaries, "")
 		if s.Outcome == "forged" {
 			s.Passed = 0
 		}

@@ -135,7 +135,7 @@ func (a *Anchor) resolveHarness(arg string) (string, error) {
 	_, err := os.Stat(a.path("snapshots", arg)) // a stat only: a path outside is refused next
 	if !filepath.IsLocal(arg) || err != nil {
 		return "", fmt.Errorf("--harness %q is neither a folder nor a stored snapshot hash; "+
-			"pass the harness folder or a hash from anchor log --json", arg)
+			"pass the harness folder or a hash from ratchet log --json", arg)
 	}
 	return arg, nil
 }

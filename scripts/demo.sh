@@ -60,8 +60,9 @@ sed -n '3,6p' "$next/repo/history/gen-001/candidate.md" | sed 's/^/  /'
 step "ratchet evolve --goal (round 2): an operator's goal in front of the evolver"
 ratchet evolve --harness "$DEMO/harness" --goal "Make the agent look at the failing tests before it edits."
 
-step "anchor log"
-anchor log
+step "ratchet log: every generation, and ratchet verify: each decision re-derived at zero tokens"
+ratchet log
+ratchet verify
 
 step "the sealed exam: baseline (generation 0) and head, on tasks neither the evolver nor the gate ever saw"
 echo "(a score is the share of a task's hidden tests that pass, averaged over the tasks: 1.000 passes them all)"

@@ -18,6 +18,8 @@ const usage = `usage: ratchet COMMAND
   harness which|export [--gen N] DIR   what the doors run here; write a generation's snapshot as a folder
   ui [--addr 127.0.0.1:PORT]   a read-only dashboard over the ledger in ANCHOR_HOME
   fleet submit|worker|status [--nats URL]   run the anchor's runs on many machines (NATS JetStream)
+  log [--json]   the generations of the ledger: the gate's evidence, decisions, costs
+  verify [--json] [GEN]   re-derive every decision (or GEN's) from the ledger at zero tokens
   plan [--aa N] [--p P --holdout N] [--json]   what gain the gate can detect on this suite
   calibrate [--n N] [--variants DIR] [--json]   the gate's false-accept rate measured with the live model
 
@@ -58,6 +60,10 @@ func run(ctx context.Context, args []string) error {
 		return uiCommand(ctx, args[1:])
 	case "fleet":
 		return fleetCommand(ctx, args[1:])
+	case "log":
+		return logCommand(ctx, args[1:])
+	case "verify":
+		return verifyCommand(ctx, args[1:])
 	case "plan":
 		return planCommand(ctx, args[1:])
 	case "calibrate":

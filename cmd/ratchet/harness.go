@@ -36,7 +36,7 @@ func harnessCommand(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("harness "+args[0], flag.ContinueOnError)
 	folder := fs.String("harness", os.Getenv("RATCHET_HARNESS"), "a harness folder (RATCHET_HARNESS), as the doors take it")
 	ledgerFlag := fs.String("ledger", "", "a ledger (an anchor home); default: ANCHOR_HOME, RATCHET_LEDGER, ~/.config/ratchet/config")
-	gen := fs.Int("gen", -1, "the generation to export (anchor log lists them); default: the head")
+	gen := fs.Int("gen", -1, "the generation to export (ratchet log lists them); default: the head")
 	if err := parseFlags(fs, args[1:], harnessUsage); err != nil {
 		return err
 	}

@@ -100,11 +100,13 @@ func TestEveryCommandInAnEmptyFolder(t *testing.T) {
 		{anchorBin, []string{"eval", "--split", "train"}, 2},
 		{anchorBin, []string{"apply"}, 2},
 		{anchorBin, []string{"apply", "--candidate", "c.json"}, 2},
-		{anchorBin, []string{"log"}, 2},
+		{ratchet, []string{"log"}, 2},
+		{ratchet, []string{"log", "--json"}, 2},
 		{anchorBin, []string{"rollback", "0"}, 2},
 		{anchorBin, []string{"traces"}, 2},
 		{anchorBin, []string{"traces", "--split", "holdout"}, 2},
-		{anchorBin, []string{"verify"}, 2},
+		{ratchet, []string{"verify"}, 2},
+		{ratchet, []string{"verify", "x"}, 2},
 		{anchorBin, []string{"replay", "somerun"}, 2},
 		{anchorBin, []string{"replay"}, 2},
 	}
@@ -300,11 +302,19 @@ func TestEditorsCarryTheModelSettings(t *testing.T) {
 // the model variables; a candidate that is not a diff is refused before a
 // generation is recorded.
 func TestAnchorPointsTheRightWay(t *testing.T) {
-	_, anchorBin := builtBinaries(t)
+	ratchet, anchorBin := builtBinaries(t)
 	home := filepath.Join(t.TempDir(), "ledger")
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
 	anchor := func(args ...string) (string, string, int) {
 		cmd := exec.Command(anchorBin, append(args[:1:1], append([]string{"--home", home}, args[1:]...)...)...)
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		code := exitCode(t, cmd)
+		return stdout.String(), stderr.String(), code
+	}
+	ratchetLog := func() (string, string, int) { // the ledger as ratchet reads it
+		cmd := exec.Command(ratchet, "log", "--home", home)
 		cmd.Env = env
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -318,7 +328,7 @@ func TestAnchorPointsTheRightWay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("snapshot: exit %d %s", code, stderr)
 	}
-	if stdout, stderr, code := anchor("log"); code != 0 || !strings.Contains(stdout, "no generations yet") {
+	if stdout, stderr, code := ratchetLog(); code != 0 || !strings.Contains(stdout, "no generations yet") {
 		t.Errorf("log on a ledger without generations: exit %d, %q %q", code, stdout, stderr)
 	}
 	if stdout, stderr, code := anchor("traces", "--harness", strings.TrimSpace(hash)); code != 0 || strings.TrimSpace(stdout) != "[]" {
@@ -330,7 +340,7 @@ func TestAnchorPointsTheRightWay(t *testing.T) {
 	if _, stderr, code := anchor("apply", "--candidate", filepath.Join(dir, "c.json")); code != 2 || !strings.Contains(stderr, "is not a unified diff; nothing was recorded") {
 		t.Errorf("a candidate that is not a diff: exit %d, %q", code, stderr)
 	}
-	if stdout, _, _ := anchor("log"); !strings.Contains(stdout, "no generations yet") {
+	if stdout, _, _ := ratchetLog(); !strings.Contains(stdout, "no generations yet") {
 		t.Errorf("a generation was recorded for a candidate that is not a diff:\n%s", stdout)
 	}
 }

@@ -23,7 +23,7 @@ var layers = []struct {
 	{"foundations", []string{"anchor", "harness"}},
 	{"internal", []string{"internal/arch", "internal/datafile", "internal/harnesses", "internal/ledgerdb",
 		"internal/scripted", "internal/show", "internal/testtree"}},
-	{"programs", []string{"plan", "tasks", "tasks/exercism", "tasks/mine", "evolve", "fleet"}},
+	{"programs", []string{"plan", "tasks", "tasks/exercism", "tasks/mine", "evolve", "fleet", "audit"}},
 	{"doors", []string{"door", "door/doortest", "door/editors", "door/mcpdoor", "door/serve", "door/ui"}},
 	{"commands", []string{"cmd/anchor", "cmd/ratchet"}},
 }
@@ -38,7 +38,7 @@ var table = map[string]row{
 	"anchor":     {tests: []string{"harness/fakemodel"}},
 	"cmd/anchor": {code: []string{"anchor"}},
 	"cmd/ratchet": {
-		code: []string{"anchor", "door", "door/editors", "door/mcpdoor", "door/serve", "door/ui", "evolve", "fleet",
+		code: []string{"anchor", "audit", "door", "door/editors", "door/mcpdoor", "door/serve", "door/ui", "evolve", "fleet",
 			"internal/harnesses", "internal/ledgerdb", "internal/scripted", "internal/show", "plan", "tasks",
 			"tasks/exercism", "tasks/mine"},
 		tests: []string{"door/doortest", "harness/fakemodel", "internal/testtree"},
@@ -65,6 +65,7 @@ var table = map[string]row{
 		tests: []string{"harness/agent", "harness/core", "harness/fakemodel", "harness/tools", "internal/scripted",
 			"internal/testtree"},
 	},
+	"audit":          {code: []string{"anchor", "internal/ledgerdb", "internal/show"}, tests: []string{"harness/fakemodel", "internal/testtree"}},
 	"fleet":          {code: []string{"anchor", "internal/show"}, tests: []string{"harness/fakemodel", "internal/testtree"}},
 	"plan":           {code: []string{"anchor", "internal/ledgerdb"}},
 	"tasks":          {code: []string{"anchor", "plan"}, tests: []string{"internal/testtree"}},

@@ -175,9 +175,9 @@ func Export(ledger string, gen int, dir string) (string, error) {
 	case len(rows) == 0 && gen < 0:
 		return "", fmt.Errorf("the ledger %s has no head yet: run anchor init there", ledger)
 	case len(rows) == 0:
-		return "", fmt.Errorf("the ledger %s has no generation %d; anchor log lists them", ledger, gen)
+		return "", fmt.Errorf("the ledger %s has no generation %d; ratchet log lists them", ledger, gen)
 	case rows[0]["hash"] == "":
-		return "", fmt.Errorf("generation %v was %s before a snapshot was made; pick another from anchor log", rows[0]["gen"], rows[0]["decision"])
+		return "", fmt.Errorf("generation %v was %s before a snapshot was made; pick another from ratchet log", rows[0]["gen"], rows[0]["decision"])
 	}
 	hash := rows[0]["hash"].(string)
 	files, err := Snapshot(ledger, hash)

