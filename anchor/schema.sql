@@ -26,7 +26,7 @@ ALTER TABLE generations ADD COLUMN holdout_broken INTEGER;
 ALTER TABLE generations ADD COLUMN holdout_p REAL;
 DROP INDEX IF EXISTS runs_key;
 CREATE INDEX IF NOT EXISTS runs_cache ON runs(harness_hash, task_hash, model, repeat, budget, memory);
--- Groups and anchor verify: a run's task group, and the runs a generation
+-- Groups and ratchet verify: a run's task group, and the runs a generation
 -- was decided on, as JSON {"train pre": [run ids], ...}.
 ALTER TABLE runs ADD COLUMN group_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE generations ADD COLUMN run_ids TEXT NOT NULL DEFAULT '';
