@@ -138,7 +138,7 @@ func suiteEnv(t *testing.T) (*testEnv, string) {
 	addTask(t, e.suite, "sealed", "s-a")
 	dir := copyHarness(t)
 	// One holdout task can never beat noise at 0.05 (one fix has p = 0.5):
-	// these tests are about seed 004's rule, so their gate is wide open.
+	// these tests are about the rule on the means, so their gate is wide open.
 	// TestGate* below use enough tasks for the real alpha.
 	e.a.Alpha = 0.5
 	if err := e.a.Init(ctx(), dir); err != nil {

@@ -82,7 +82,7 @@ func gateSuite(t *testing.T, model fakemodel.Step, add func(testing.TB, string, 
 }
 
 // The A/A game: candidates that only add a neutral sentence redraw every
-// coin. Seed 004's rule alone accepts those whose draws happen to be good;
+// coin. The rule on the means alone accepts those whose draws happen to be good;
 // the gate must not. Then a candidate that truly helps is accepted. The
 // game is about the gate's statistics, which see a pass or a fail per task:
 // its tasks are scored by exit status, without go test, to keep it quick.
@@ -98,7 +98,7 @@ func TestGateAAGame(t *testing.T) {
 		}
 		g := e.last(t)
 		if g.HoldoutPost != nil && *g.HoldoutPost > *g.HoldoutPre {
-			meansUp++ // seed 004's rule alone would have accepted this one
+			meansUp++ // the rule on the means alone would have accepted this one
 		}
 		if g.Decision == "accept" {
 			accepted++
