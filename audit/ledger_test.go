@@ -44,6 +44,9 @@ func careful(r fakemodel.Request) fakemodel.Step {
 // newLedger initialises a ledger of the Double suite with the anchor.
 func newLedger(t *testing.T) *ledger {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a ledger through the anchor's sandbox: slow; run without -short")
+	}
 	srv, err := fakemodel.Start(repeatStep(fakemodel.Step{Func: careful}, 2000)...)
 	if err != nil {
 		t.Fatal(err)
