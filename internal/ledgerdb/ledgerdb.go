@@ -1,6 +1,7 @@
 // Package ledgerdb reads the anchor's ledger for people: read-only queries
-// whose rows come back as column -> value maps, for the dashboard, the MCP
-// server and the other read-only readers. Nothing here writes; the anchor
+// whose rows come back as column -> value maps (Query), for the dashboard
+// and the MCP server, or as typed rows (Scan, Generations, Head, Meta) for
+// the evolver, plan and the other readers. Nothing here writes; the anchor
 // owns the ledger. Every text value comes back through show.Text: control
 // and format characters replaced, line breaks and tabs kept, capped.
 //
@@ -12,11 +13,12 @@
 //     split is not train it reads as "" or "withheld: <outcome>", and its
 //     trace_path as "". Reading the stored column any other way (main.runs,
 //     an attached copy) is refused by an authorizer.
-//   - Old ledgers read like new ones: columns added since (runs.repeat and
-//     outcome, the gate's evidence and goal in generations, the meta table)
-//     read as their defaults or NULL. An old run's outcome is "ok" when it
-//     has no error and "error" when it has one (its category was not kept),
-//     whether the column is missing or an upgrade added it empty.
+//   - Old ledgers read like new ones: columns added since (runs.repeat,
+//     outcome and group_id, the gate's evidence and goal in generations,
+//     the meta table) read as their defaults or NULL. An old run's outcome
+//     is "ok" when it has no error and "error" when it has one (its
+//     category was not kept), whether the column is missing or an upgrade
+//     added it empty.
 package ledgerdb
 
 import (
@@ -104,7 +106,7 @@ const oldOutcome = "CASE WHEN COALESCE(error, '') = '' THEN 'ok' ELSE 'error' EN
 // added are the columns newer anchors write, with how an older ledger's
 // rows read them.
 var added = map[string][][2]string{
-	"runs": {{"repeat", "0"}, {"outcome", oldOutcome}, {"judge", "''"}},
+	"runs": {{"repeat", "0"}, {"outcome", oldOutcome}, {"judge", "''"}, {"group_id", "''"}},
 	"generations": {{"goal", "''"}, {"train_fixed", "NULL"}, {"train_broken", "NULL"}, {"train_p", "NULL"},
 		{"holdout_fixed", "NULL"}, {"holdout_broken", "NULL"}, {"holdout_p", "NULL"}},
 }
