@@ -354,11 +354,11 @@ func checkTraces(t *testing.T, ws, home string, c Config, train []string) {
 	dirs, _ := os.ReadDir(filepath.Join(ws, "traces"))
 	for _, d := range dirs {
 		if d.IsDir() {
-			rows, err := ledgerdb.Query(context.Background(), filepath.Join(home, "ledger.db"), `SELECT id, task_id, score, trace_path FROM runs WHERE id = ?`, d.Name())
+			rows, err := ledgerdb.Scan[ledgerdb.Run](context.Background(), filepath.Join(home, "ledger.db"), `SELECT id, task_id, score, trace_path FROM runs WHERE id = ?`, d.Name())
 			if err != nil || len(rows) != 1 {
 				t.Fatalf("traces/%s is no run of the ledger: %v", d.Name(), err)
 			}
-			runs = append(runs, anchor.Run{ID: d.Name(), TaskID: str(rows[0]["task_id"]), Score: *number(rows[0]["score"]), TracePath: str(rows[0]["trace_path"])})
+			runs = append(runs, anchor.Run{ID: d.Name(), TaskID: rows[0].TaskID, Score: *rows[0].Score, TracePath: rows[0].TracePath})
 		}
 	}
 	passed, failed := 0, 0

@@ -280,6 +280,12 @@ func summarizeArgs(args string) string {
 	return strings.Join(parts, " ")
 }
 
+// str is a trace event's text field, "" when the event has none.
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
 func compact(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)

@@ -36,65 +36,44 @@ type TaskScores struct {
 // one repeat per task.
 func Load(ctx context.Context, home string) (*Observed, error) {
 	path := filepath.Join(home, "ledger.db")
-	q := func(query string, args ...any) ([]map[string]any, error) {
-		return ledgerdb.Query(ctx, path, query, args...)
-	}
-	head, err := q(`SELECT g.gen AS gen, g.harness_hash AS hash FROM head h JOIN generations g ON g.gen = h.gen`)
+	head, err := ledgerdb.Head(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	if len(head) == 0 {
+	if head == nil {
 		return nil, fmt.Errorf("the ledger in %s has no head: run anchor init first", home)
 	}
-	meta, err := q(`SELECT key, value FROM meta`)
+	meta, err := ledgerdb.Meta(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	o := &Observed{Gen: int(asInt(head[0]["gen"])), Hash: asString(head[0]["hash"]), K: 1, Alpha: 0.05}
-	for _, m := range meta {
-		v := asString(m["value"])
-		switch asString(m["key"]) {
-		case "model":
-			o.Model = v
-		case "repeats":
-			if k, err := strconv.Atoi(v); err == nil && k >= 1 {
-				o.K = k
-			}
-		case "alpha":
-			if a, err := strconv.ParseFloat(v, 64); err == nil && a > 0 && a < 1 {
-				o.Alpha = a
-			}
-		}
+	o := &Observed{Gen: head.Gen, Hash: head.Hash, Model: meta["model"], K: 1, Alpha: 0.05}
+	if k, err := strconv.Atoi(meta["repeats"]); err == nil && k >= 1 {
+		o.K = k
 	}
-	cols, err := q(`SELECT name FROM pragma_table_info('runs')`)
-	if err != nil {
-		return nil, err
+	if a, err := strconv.ParseFloat(meta["alpha"], 64); err == nil && a > 0 && a < 1 {
+		o.Alpha = a
 	}
-	repeat, outcome, group := "0", "''", "task_id"
-	for _, c := range cols {
-		switch asString(c["name"]) {
-		case "repeat":
-			repeat = `"repeat"`
-		case "outcome":
-			outcome = "outcome"
-		case "group_id":
-			group = "iif(group_id = '', task_id, group_id)"
-		}
-	}
-	runs, err := q(`SELECT task_id, split, score, `+repeat+` AS rep, `+group+` AS grp FROM runs
-		WHERE harness_hash = ? AND model = ? AND split IN ('train', 'holdout') AND `+outcome+` != 'infra'
+	// In a ledger from before repeats, outcomes or groups, ledgerdb's views
+	// read every run as repeat 0, of no group, with an outcome never infra.
+	runs, err := ledgerdb.Scan[ledgerdb.Run](ctx, path, `SELECT task_id, split, score, "repeat", group_id FROM runs
+		WHERE harness_hash = ? AND model = ? AND split IN ('train', 'holdout') AND outcome != 'infra'
 		ORDER BY created_at, rowid`, o.Hash, o.Model)
 	if err != nil {
 		return nil, err
 	}
 	type key struct {
 		split, task string
-		rep         int64
+		rep         int
 	}
 	latest, groups := map[key]float64{}, map[string]string{}
 	for _, r := range runs {
-		latest[key{asString(r["split"]), asString(r["task_id"]), asInt(r["rep"])}] = asFloat(r["score"])
-		groups[asString(r["task_id"])] = asString(r["grp"])
+		score := 0.0 // a run without a score scored nothing
+		if r.Score != nil {
+			score = *r.Score
+		}
+		latest[key{r.Split, r.TaskID, r.Repeat}] = score
+		groups[r.TaskID] = cmp.Or(r.Group, r.TaskID) // a task of no group is its own
 	}
 	keys := make([]key, 0, len(latest))
 	for k := range latest {
@@ -118,34 +97,4 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 		return nil, fmt.Errorf("the head (generation %d) has no holdout runs for model %q in %s: run anchor eval --split holdout first", o.Gen, o.Model, home)
 	}
 	return o, nil
-}
-
-func asString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
-}
-
-func asInt(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	}
-	return 0
-}
-
-func asFloat(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	}
-	return 0
 }
