@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"ratchet/anchor"
+	"ratchet/harness/trace"
 	"ratchet/internal/show"
 )
 
@@ -97,8 +98,8 @@ func (d *Door) run(ctx context.Context, bin string, proj *projectDir, rec *Recor
 		return err
 	}
 	defer proxy.Close()
-	trace := filepath.Join(box, "trace.jsonl")
-	stop := tail(trace, progress)
+	tracePath := filepath.Join(box, "trace.jsonl")
+	stop := tail(tracePath, progress)
 	if d.cfg.Sandbox {
 		err = d.sandboxed(ctx, bin, work, proj, rec, progress)
 	} else {
@@ -114,7 +115,7 @@ func (d *Door) run(ctx context.Context, bin string, proj *projectDir, rec *Recor
 	}
 	stop()
 	rec.TracePath, _ = filepath.Abs(filepath.Join(d.cfg.Home, "traces", rec.ID+".jsonl"))
-	if terr := copyTrace(trace, rec.TracePath); terr != nil {
+	if terr := copyTrace(tracePath, rec.TracePath); terr != nil {
 		fmt.Fprintf(progress, "the agent's trace was not read: %s\n", show.Line(fmt.Sprint(terr), 2000))
 	}
 	refused := fromTrace(rec)
@@ -205,18 +206,16 @@ func tail(path string, w io.Writer) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
+// describe is one line of progress for a line of the trace, or "" for a
+// line the operator need not see.
 func describe(line string) string {
-	var ev map[string]any
-	if json.Unmarshal([]byte(line), &ev) != nil {
-		return ""
-	}
-	switch ev["type"] {
-	case "tool_call":
-		return fmt.Sprintf("  step %v: %v %s", ev["step"], ev["name"], clip(fmt.Sprint(ev["args"]), 100))
-	case "error":
-		return "  error: " + clip(fmt.Sprint(ev["message"]), 200)
-	case "done":
-		return fmt.Sprintf("  done: %v after %v steps", ev["reason"], ev["steps"])
+	switch e := trace.Parse([]byte(strings.TrimSuffix(line, "\n"))).Event.(type) {
+	case trace.ToolCall:
+		return fmt.Sprintf("  step %d: %s %s", e.Step, e.Name, clip(e.Args, 100))
+	case trace.Error:
+		return "  error: " + clip(e.Message, 200)
+	case trace.Done:
+		return fmt.Sprintf("  done: %s after %d steps", e.Reason, e.Steps)
 	}
 	return ""
 }
@@ -232,35 +231,27 @@ func clip(s string, n int) string {
 // fromTrace fills the record's calls, answer and outcome from its trace. It
 // reports whether the proxy refused a model request for the budget.
 func fromTrace(rec *Record) (budgetRefused bool) {
-	b, _ := os.ReadFile(rec.TracePath)
+	b, _ := os.ReadFile(rec.TracePath) // the door's own copy, at most maxTrace bytes
+	lines, _ := trace.Read(bytes.NewReader(b))
 	byID := map[string]int{}
-	for _, line := range strings.Split(string(b), "\n") {
-		var ev struct {
-			Type, ID, Name, Args, Result, Text, Reason, Message string
-			Steps                                               int
-			Truncated, Rejected                                 bool
-			Usage                                               struct{ Input, Output int }
-		}
-		if json.Unmarshal([]byte(line), &ev) != nil {
-			continue
-		}
-		switch ev.Type {
-		case "tool_call":
-			byID[ev.ID] = len(rec.Calls)
-			rec.Calls = append(rec.Calls, Call{ID: ev.ID, Name: ev.Name, Args: ev.Args})
-		case "tool_result":
-			if i, ok := byID[ev.ID]; ok {
-				rec.Calls[i].Observation, rec.Calls[i].Rejected, rec.Calls[i].Truncated = ev.Result, ev.Rejected, ev.Truncated
+	for _, l := range lines {
+		switch e := l.Event.(type) {
+		case trace.ToolCall:
+			byID[e.ID] = len(rec.Calls)
+			rec.Calls = append(rec.Calls, Call{ID: e.ID, Name: e.Name, Args: e.Args})
+		case trace.ToolResult:
+			if i, ok := byID[e.ID]; ok {
+				rec.Calls[i].Observation, rec.Calls[i].Rejected, rec.Calls[i].Truncated = e.Result, e.Rejected, e.Truncated
 			}
-		case "model_reply":
-			if ev.Text != "" {
-				rec.Answer = ev.Text
+		case trace.ModelReply:
+			if e.Text != "" {
+				rec.Answer = e.Text
 			}
-		case "done":
-			rec.Outcome, rec.Steps, rec.Tokens = ev.Reason, ev.Steps, ev.Usage.Input+ev.Usage.Output
-			rec.TokensIn, rec.TokensOut = ev.Usage.Input, ev.Usage.Output
-		case "error":
-			budgetRefused = budgetRefused || strings.Contains(ev.Message, "budget_exhausted")
+		case trace.Done:
+			rec.Outcome, rec.Steps, rec.Tokens = e.Reason, e.Steps, e.Usage.Total()
+			rec.TokensIn, rec.TokensOut = e.Usage.Input, e.Usage.Output
+		case trace.Error:
+			budgetRefused = budgetRefused || strings.Contains(e.Message, "budget_exhausted")
 		}
 	}
 	if rec.Outcome == "" {

@@ -1,7 +1,6 @@
 package evolve
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -15,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"ratchet/anchor"
+	"ratchet/harness/trace"
 )
 
 // partLimit keeps every file of the workspace readable whole through the
@@ -123,9 +123,11 @@ type callRow struct {
 // harness wrote, never trusted.
 func writeTrace(dir string, r anchor.Run) (traceRow, error) {
 	row := traceRow{run: r, ended: "no done event"}
-	raw, err := os.ReadFile(r.TracePath)
-	if err != nil {
-		raw = fmt.Appendf(nil, `{"type":"error","message":%q}`, "no trace recorded: "+err.Error())
+	var lines []trace.Line
+	if raw, err := os.ReadFile(r.TracePath); err != nil {
+		lines = []trace.Line{{Type: trace.TypeError, Event: trace.Error{Message: "no trace recorded: " + err.Error()}}}
+	} else {
+		lines, _ = trace.Read(bytes.NewReader(raw)) // a read from memory cannot fail
 	}
 	steps := map[int]*strings.Builder{}
 	var order []int
@@ -144,59 +146,66 @@ func writeTrace(dir string, r anchor.Run) (traceRow, error) {
 		}
 		return steps[step]
 	}
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(nil, 1<<30)
-	for sc.Scan() {
-		var ev map[string]any
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
-			fmt.Fprintf(text(current), "\n--- a trace line that is not JSON ---\n%s\n", sc.Text())
-			continue
+	// at moves to the step an event names; a step out of range is the
+	// harness's nonsense and leaves the current one.
+	at := func(step int) {
+		if step >= 0 && step < 1e6 {
+			current = step
 		}
-		typ := str(ev["type"])
-		if s, ok := ev["step"].(float64); ok && s >= 0 && s < 1e6 {
-			current = int(s)
-		}
-		b := text(current)
-		switch typ {
-		case "model_call":
-			fmt.Fprintf(b, "\n--- model call (attempt %v, %v messages sent) ---\n", ev["attempt"], ev["n_messages"])
-		case "model_reply":
-			n := 0
-			if calls, ok := ev["tool_calls"].([]any); ok {
-				n = len(calls)
-			}
-			fmt.Fprintf(b, "\n--- model reply (stop reason %v, %d tool calls, usage %s) ---\n%s\n", ev["stop_reason"], n, compact(ev["usage"]), str(ev["text"]))
-		case "tool_call":
-			id, name := str(ev["id"]), str(ev["name"])
-			fmt.Fprintf(b, "\n--- call %s: %s ---\n%s", id, name, renderArgs(str(ev["args"])))
-			byID[id] = len(calls)
-			calls = append(calls, callRow{step: current, id: id, tool: name, args: summarizeArgs(str(ev["args"])), chars: -1})
-		case "tool_result":
-			id, result := str(ev["id"]), str(ev["result"])
+	}
+	for _, l := range lines {
+		switch e := l.Event.(type) {
+		case trace.ModelCall:
+			at(e.Step)
+			fmt.Fprintf(text(current), "\n--- model call (attempt %d, %d messages sent) ---\n", e.Attempt, e.NMessages)
+		case trace.ModelReply:
+			at(e.Step)
+			fmt.Fprintf(text(current), "\n--- model reply (stop reason %s, %d tool calls, usage %s) ---\n%s\n", e.StopReason, len(e.ToolCalls), compact(e.Usage), e.Text)
+		case trace.ToolCall:
+			at(e.Step)
+			fmt.Fprintf(text(current), "\n--- call %s: %s ---\n%s", e.ID, e.Name, renderArgs(e.Args))
+			byID[e.ID] = len(calls)
+			calls = append(calls, callRow{step: current, id: e.ID, tool: e.Name, args: summarizeArgs(e.Args), chars: -1})
+		case trace.ToolResult:
+			at(e.Step)
 			seen := "the agent saw all of it"
-			if shown, ok := ev["shown_chars"].(float64); ok {
-				seen = fmt.Sprintf("the agent saw only %d characters of it, head and tail", int(shown))
+			if e.ShownChars != nil {
+				seen = fmt.Sprintf("the agent saw only %d characters of it, head and tail", *e.ShownChars)
 			}
-			if rejected, _ := ev["rejected"].(bool); rejected {
+			if e.Rejected {
 				seen = "the call was rejected before it ran"
 			}
-			fmt.Fprintf(b, "\n--- result of call %s (%s): %d characters; %s ---\n%s\n", id, str(ev["name"]), len(result), seen, result)
-			if i, ok := byID[id]; ok {
-				calls[i].chars = len(result)
-				if rejected, _ := ev["rejected"].(bool); rejected || strings.HasPrefix(strings.ToLower(result), "error") {
-					calls[i].errs = firstLine(result)
+			fmt.Fprintf(text(current), "\n--- result of call %s (%s): %d characters; %s ---\n%s\n", e.ID, e.Name, len(e.Result), seen, e.Result)
+			if i, ok := byID[e.ID]; ok {
+				calls[i].chars = len(e.Result)
+				if e.Rejected || strings.HasPrefix(strings.ToLower(e.Result), "error") {
+					calls[i].errs = firstLine(e.Result)
 				}
 			}
-		case "error":
-			fmt.Fprintf(b, "\n--- error ---\n%s\n", str(ev["message"]))
-			calls = append(calls, callRow{step: current, tool: "(model or loop)", errs: firstLine(str(ev["message"])), chars: -1})
-		case "done":
-			row.ended = fmt.Sprintf("%v after %v steps", ev["reason"], ev["steps"])
-			fmt.Fprintf(b, "\n--- run ended: %s, usage %s ---\n", row.ended, compact(ev["usage"]))
+		case trace.Error:
+			if e.Step != 0 { // a tool's panic names no step
+				at(e.Step)
+			}
+			fmt.Fprintf(text(current), "\n--- error ---\n%s\n", e.Message)
+			calls = append(calls, callRow{step: current, tool: "(model or loop)", errs: firstLine(e.Message), chars: -1})
+		case trace.Done:
+			row.ended = fmt.Sprintf("%s after %d steps", e.Reason, e.Steps)
+			fmt.Fprintf(text(current), "\n--- run ended: %s, usage %s ---\n", row.ended, compact(e.Usage))
 		default:
+			// Not an event the loop writes, or one whose values do not fit
+			// it: shown field by field, or as text when it is not JSON.
+			var ev map[string]any
+			if json.Unmarshal(l.Raw, &ev) != nil {
+				fmt.Fprintf(text(current), "\n--- a trace line that is not JSON ---\n%s\n", l.Raw)
+				continue
+			}
+			if s, ok := ev["step"].(float64); ok && s >= 0 && s < 1e6 {
+				current = int(s)
+			}
+			typ := str(ev["type"])
 			delete(ev, "ts")
 			delete(ev, "type")
-			fmt.Fprintf(b, "\n--- event %s ---\n%s", typ, renderFields(ev))
+			fmt.Fprintf(text(current), "\n--- event %s ---\n%s", typ, renderFields(ev))
 		}
 	}
 	files := map[int][]string{}

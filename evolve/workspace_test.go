@@ -119,6 +119,43 @@ func TestWriteTraceKeepsEverything(t *testing.T) {
 	}
 }
 
+// TestWriteTraceShowsWhatItCannotType: a trace is the harness's data, so
+// events of a kind the loop does not write, events whose values do not fit
+// their kind and a last line cut short by a killed run are all shown, each
+// in its step; a tool's panic, which names no step, stays in the current one.
+func TestWriteTraceShowsWhatItCannotType(t *testing.T) {
+	dir := t.TempDir()
+	trace := strings.Join([]string{
+		`{"type":"model_call","step":1,"attempt":1,"n_messages":2}`,
+		`{"type":"model_call","step":2,"attempt":1,"n_messages":4}`,
+		`{"type":"error","message":"tool boom panic: kaboom"}`,
+		`{"type":"note","step":1,"what":"a tool's own event"}`,
+		`{"type":"model_call","step":2,"attempt":"second","n_messages":6}`,
+		`{"type":"tool_result","step":2,"id":"c9","result":"cut sh`,
+	}, "\n")
+	path := filepath.Join(dir, "trace.jsonl")
+	os.WriteFile(path, []byte(trace), 0o644)
+	row, err := writeTrace(filepath.Join(dir, "out"), anchor.Run{ID: "abc", TaskID: "t", TracePath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, wants := range map[string][]string{
+		"step-001.txt": {"--- event note ---\nstep: 1\nwhat: a tool's own event\n"},
+		"step-002.txt": {"--- error ---\ntool boom panic: kaboom\n", "--- event model_call ---\nattempt: second\nn_messages: 6\nstep: 2\n",
+			"--- a trace line that is not JSON ---\n" + `{"type":"tool_result","step":2,"id":"c9","result":"cut sh` + "\n"},
+	} {
+		text := readAll(t, filepath.Join(dir, "out", file))
+		for _, want := range wants {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %q:\n%s", file, want, text)
+			}
+		}
+	}
+	if row.ended != "no done event" {
+		t.Errorf("ended = %q", row.ended)
+	}
+}
+
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

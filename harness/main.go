@@ -7,7 +7,8 @@
 // standard library and its own packages, so it builds offline in the
 // sandbox, and its editable packages (tools, middleware, memory) import only
 // core. Outside tests, the main module imports only its fake model (the
-// demo's scripted servers; docs/ARCHITECTURE.md, "Layout").
+// demo's scripted servers) and its trace package (to read the traces this
+// command writes); docs/ARCHITECTURE.md, "Layout".
 package main
 
 import (

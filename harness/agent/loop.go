@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"ratchet/harness/core"
+	"ratchet/harness/trace"
 )
 
 // Model is what the loop needs of a model client.
@@ -13,9 +14,11 @@ type Model interface {
 	Chat(ctx context.Context, msgs []core.Message, tools []core.Spec) (core.Reply, error)
 }
 
-// Tracer is the trace the loop writes.
+// Tracer is the trace the loop writes: its own events typed, and the
+// tools' free-form ones through core.Tracer.
 type Tracer interface {
-	Event(typ string, fields map[string]any)
+	core.Tracer
+	Emit(e trace.Event)
 }
 
 // Config is one run of the loop. Main fills it from the immutable registry;
@@ -64,7 +67,7 @@ func Run(ctx context.Context, cfg Config) Result {
 		if cfg.Memory != nil {
 			cfg.Memory.Remember(state(0))
 		}
-		cfg.Trace.Event("done", map[string]any{"steps": res.Steps, "reason": reason, "usage": res.Usage})
+		cfg.Trace.Emit(trace.Done{Steps: res.Steps, Reason: reason, Usage: res.Usage})
 		return res
 	}
 	for {
@@ -90,8 +93,8 @@ func Run(ctx context.Context, cfg Config) Result {
 		}
 		res.Steps++
 		res.Usage = res.Usage.Add(reply.Usage)
-		cfg.Trace.Event("model_reply", map[string]any{"step": res.Steps, "text": reply.Text,
-			"tool_calls": reply.ToolCalls, "usage": reply.Usage, "stop_reason": reply.StopReason})
+		cfg.Trace.Emit(trace.ModelReply{Step: res.Steps, Text: reply.Text, ToolCalls: reply.ToolCalls, Usage: reply.Usage,
+			StopReason: reply.StopReason})
 		for _, m := range cfg.Middleware {
 			if h, ok := m.(core.AfterModel); ok {
 				h.AfterModel(state(0), &reply)
@@ -113,12 +116,12 @@ func Run(ctx context.Context, cfg Config) Result {
 // chat asks the model, letting on_model_error decide about retries.
 func chat(ctx context.Context, cfg Config, msgs []core.Message, specs []core.Spec, state func(int) *core.State) (core.Reply, error) {
 	for attempt := 0; ; attempt++ {
-		cfg.Trace.Event("model_call", map[string]any{"step": state(0).Step + 1, "n_messages": len(msgs), "attempt": attempt + 1})
+		cfg.Trace.Emit(trace.ModelCall{Step: state(0).Step + 1, NMessages: len(msgs), Attempt: attempt + 1})
 		reply, err := cfg.Model.Chat(ctx, msgs, specs)
 		if err == nil {
 			return reply, nil
 		}
-		cfg.Trace.Event("error", map[string]any{"step": state(0).Step + 1, "message": err.Error()})
+		cfg.Trace.Emit(trace.Error{Step: state(0).Step + 1, Message: err.Error()})
 		if ctx.Err() != nil {
 			return reply, err
 		}
@@ -137,38 +140,40 @@ func chat(ctx context.Context, cfg Config, msgs []core.Message, specs []core.Spe
 // dispatch validates one call and, if valid, runs it. Every call yields
 // exactly one tool message bound to its id.
 func dispatch(ctx context.Context, cfg Config, byName map[string]core.Tool, call core.ToolCall, step int, st *core.State) core.Message {
-	cfg.Trace.Event("tool_call", map[string]any{"step": step, "id": call.ID, "name": call.Name, "args": string(call.Args)})
+	cfg.Trace.Emit(trace.ToolCall{Step: step, ID: call.ID, Name: call.Name, Args: string(call.Args)})
 	out := core.Message{Role: core.ToolRole, ToolCallID: call.ID, ToolName: call.Name}
 	args, rejection := validate(byName, call)
 	if rejection != "" {
 		out.Content = rejection
-		cfg.Trace.Event("tool_result", map[string]any{"step": step, "id": call.ID, "name": call.Name,
-			"result": rejection, "truncated": false, "rejected": true})
+		cfg.Trace.Emit(trace.ToolResult{Step: step, ID: call.ID, Name: call.Name, Result: rejection, Rejected: true})
 		return out
 	}
 	tctx := &core.Context{Root: cfg.Root, Name: call.Name, TestCommand: cfg.TestCommand, Trace: cfg.Trace}
-	result := runSafely(byName[call.Name], args, tctx)
+	result := runSafely(byName[call.Name], args, tctx, cfg.Trace)
 	shown := result
 	for _, m := range cfg.Middleware {
 		if h, ok := m.(core.AfterTool); ok {
 			shown = h.AfterTool(st, call, shown)
 		}
 	}
-	ev := map[string]any{"step": step, "id": call.ID, "name": call.Name, "result": result, "truncated": shown != result}
-	if shown != result {
-		ev["shown_chars"] = len(shown)
+	ev := trace.ToolResult{Step: step, ID: call.ID, Name: call.Name, Result: result, Truncated: shown != result}
+	if ev.Truncated {
+		n := len(shown)
+		ev.ShownChars = &n
 	}
-	cfg.Trace.Event("tool_result", ev)
+	cfg.Trace.Emit(ev)
 	out.Content = shown
 	return out
 }
 
-// runSafely turns a panic inside a tool into a result.
-func runSafely(t core.Tool, args map[string]any, ctx *core.Context) (result string) {
+// runSafely turns a panic inside a tool into a result. The panic is traced
+// through tr, the loop's own trace, not ctx.Trace: the tool holds ctx and
+// may have replaced it.
+func runSafely(t core.Tool, args map[string]any, ctx *core.Context, tr Tracer) (result string) {
 	defer func() {
 		if r := recover(); r != nil {
 			result = fmt.Sprintf("error: tool %s crashed: %v", ctx.Name, r)
-			ctx.Trace.Event("error", map[string]any{"message": fmt.Sprintf("tool %s panic: %v\n%s", ctx.Name, r, debug.Stack())})
+			tr.Emit(trace.Error{Message: fmt.Sprintf("tool %s panic: %v\n%s", ctx.Name, r, debug.Stack())})
 		}
 	}()
 	return t.Run(args, ctx)

@@ -382,6 +382,16 @@ func TestPanickingToolBecomesResult(t *testing.T) {
 	if res.Reason != "completed" || len(got) != 1 || !strings.Contains(got[0][1], "crashed: kaboom") {
 		t.Fatalf("reason=%q observations=%v", res.Reason, got)
 	}
+	tw.Close()
+	var panics []map[string]any
+	for _, e := range readTrace(t, tp) {
+		if e["type"] == "error" {
+			panics = append(panics, e)
+		}
+	}
+	if len(panics) != 1 || panics[0]["step"] != nil || !strings.Contains(panics[0]["message"].(string), "tool boom panic: kaboom") {
+		t.Errorf("trace errors = %v, want one, without a step, naming the panic", panics)
+	}
 }
 
 func TestRunTestsTool(t *testing.T) {

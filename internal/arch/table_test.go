@@ -78,7 +78,7 @@ var table = map[string]row{
 	"internal/ledgerdb":  {code: []string{"internal/show"}},
 	"internal/scripted": {
 		code:  []string{"anchor", "harness/fakemodel"},
-		tests: []string{"harness/agent", "harness/memory", "harness/model"},
+		tests: []string{"harness/agent", "harness/memory", "harness/model", "harness/trace"},
 	},
 	"internal/show":     {code: []string{"anchor"}},
 	"internal/testtree": {},

@@ -15,6 +15,7 @@ import (
 	"ratchet/harness/agent"
 	"ratchet/harness/memory"
 	"ratchet/harness/model"
+	"ratchet/harness/trace"
 )
 
 // suite writes a two-task suite; one prompt begins the other, so the oracle
@@ -39,6 +40,7 @@ func suite(t *testing.T) string {
 type noTrace struct{}
 
 func (noTrace) Event(string, map[string]any) {}
+func (noTrace) Emit(trace.Event)             {}
 
 // runAgent runs the harness's own loop, tools and middleware on a copy of
 // the task's repo against url, and returns the final tree and the stop reason.

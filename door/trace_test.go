@@ -1,0 +1,60 @@
+package door
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// oldTrace is written as the loop wrote traces before its events had types
+// (keys sorted), with lines a hostile harness or a killed run leaves.
+var oldTrace = []string{
+	`{"attempt":1,"n_messages":2,"step":1,"ts":"2026-01-02T03:04:05Z","type":"model_call"}`,
+	`{"step":1,"stop_reason":"tool_calls","text":"Looking.","tool_calls":[{"id":"c1","name":"read_file","args":{"path":"a.go"}}],"ts":"2026-01-02T03:04:05Z","type":"model_reply","usage":{"input":5,"output":2}}`,
+	`{"args":"{\"path\":\"a.go\"}","id":"c1","name":"read_file","step":1,"ts":"2026-01-02T03:04:05Z","type":"tool_call"}`,
+	`{"id":"c1","name":"read_file","result":"package a\n","shown_chars":4,"step":1,"truncated":true,"ts":"2026-01-02T03:04:05Z","type":"tool_result"}`,
+	`{"args":"{}","id":"c2","name":"rm","step":1,"ts":"2026-01-02T03:04:05Z","type":"tool_call"}`,
+	`{"id":"c2","name":"rm","rejected":true,"result":"error: unknown tool","step":1,"truncated":false,"ts":"2026-01-02T03:04:05Z","type":"tool_result"}`,
+	`not json`,
+	`{"type":"note","text":"a tool's own event"}`,
+	`{"message":"model: http 429: budget_exhausted","step":2,"ts":"2026-01-02T03:04:05Z","type":"error"}`,
+	`{"step":2,"stop_reason":"stop","text":"","tool_calls":null,"ts":"2026-01-02T03:04:05Z","type":"model_reply","usage":{"input":1,"output":1}}`,
+	`{"reason":"completed","steps":2,"ts":"2026-01-02T03:04:05Z","type":"done","usage":{"input":6,"output":3}}`,
+	`{"type":"model_reply","text":"cut sh`,
+}
+
+func TestFromTraceReadsOldTraces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	os.WriteFile(path, []byte(strings.Join(oldTrace, "\n")), 0o600)
+	rec := &Record{TracePath: path}
+	refused := fromTrace(rec)
+	want := &Record{TracePath: path, Outcome: "completed", Answer: "Looking.", Steps: 2, Tokens: 9, TokensIn: 6, TokensOut: 3,
+		Calls: []Call{
+			{ID: "c1", Name: "read_file", Args: `{"path":"a.go"}`, Observation: "package a\n", Truncated: true},
+			{ID: "c2", Name: "rm", Args: `{}`, Observation: "error: unknown tool", Rejected: true},
+		}}
+	if !refused || !reflect.DeepEqual(rec, want) {
+		t.Errorf("fromTrace: refused %v, record\n%+v\nwant refused and\n%+v", refused, rec, want)
+	}
+
+	empty := &Record{TracePath: filepath.Join(t.TempDir(), "none.jsonl")}
+	if fromTrace(empty) || empty.Outcome != "no result" {
+		t.Errorf("no trace: outcome %q", empty.Outcome)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	want := map[int]string{
+		2:  `  step 1: read_file {"path":"a.go"}`,
+		4:  `  step 1: rm {}`,
+		8:  `  error: model: http 429: budget_exhausted`,
+		10: `  done: completed after 2 steps`,
+	}
+	for i, line := range oldTrace {
+		if got := describe(line + "\n"); got != want[i] {
+			t.Errorf("describe(%s) = %q, want %q", line, got, want[i])
+		}
+	}
+}
