@@ -57,7 +57,7 @@ var table = map[string]row{
 	"door/serve": {code: []string{"door", "internal/show"}, tests: []string{"door/doortest", "harness/fakemodel"}},
 	"door/ui": {
 		code:  []string{"internal/datafile", "internal/ledgerdb", "internal/show"},
-		tests: []string{"harness/fakemodel", "internal/testtree"},
+		tests: []string{"harness/fakemodel", "harness/trace", "internal/testtree"},
 	},
 
 	"evolve": {
