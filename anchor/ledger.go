@@ -18,10 +18,10 @@ import (
 
 // The ledger (docs/ARCHITECTURE.md, "An apply"): four tables with the
 // gate's evidence beside them, plus meta for what is frozen per ledger
-// (model, repeats, alpha), the harness working copy and the judge that
-// opened it last. runs.outcome says whose a run was: ok, timeout,
-// crash, build, forged and scoring are the harness's, and served from the
-// cache; infra is the machine's, never a score and never cached.
+// (model, repeats, alpha) and the harness working copy. runs.outcome says
+// whose a run was: ok, timeout, crash, build, forged and scoring are the
+// harness's, and served from the cache; infra is the machine's, never a
+// score and never cached.
 // runs.error is free text (the harness's own last output): for holdout and
 // sealed runs only the outcome may leave the ledger.
 //
@@ -51,11 +51,6 @@ func (a *Anchor) open() error {
 		if err != nil && strings.TrimSpace(stmt) != "" && !strings.Contains(err.Error(), "duplicate column") {
 			return fmt.Errorf("upgrade the ledger in %s: %w", a.Home, err)
 		}
-	}
-	// The judge that opened the ledger last: the run cache serves it only its
-	// own runs, and ratchet log counts the runs another judge scored.
-	if _, err := db.Exec(`INSERT OR REPLACE INTO meta VALUES('judge', ?)`, judge()); err != nil {
-		return fmt.Errorf("open the ledger in %s: %w", a.Home, err)
 	}
 	return nil
 }

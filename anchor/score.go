@@ -205,7 +205,7 @@ func goPackage(files map[string][]byte, dir string) string {
 func Count(t Task, out []byte, exit int, report []byte, hidden, files map[string][]byte,
 	canaries map[string]bool, why string) Scored {
 	switch {
-	case t.JUnit == pytestReport:
+	case t.JUnit == pytestReport || t.pytest(): // as scoring ran it, or as verify reads the task
 		return pytestCount(report, canaries)
 	case t.JUnit != "":
 		return junit(report, exit)

@@ -13,7 +13,7 @@ import (
 // before and after side by side with the gate's evidence, the decision and
 // its reason, and what the decision cost; * marks the head. A last line
 // counts the runs another judge scored (another anchor build or Go
-// toolchain than the one that opened the ledger last), which the run cache
+// toolchain than the one that scored the latest run), which the run cache
 // no longer serves. Every line is one printable line.
 func (l Ledger) Log(ctx context.Context) ([]string, error) {
 	gens, err := ledgerdb.Generations(ctx, l.db())
@@ -39,18 +39,18 @@ func (l Ledger) Log(ctx context.Context) ([]string, error) {
 			side(g.HoldoutPre, g.HoldoutPost, g.HoldoutFixed, g.HoldoutBroken, g.HoldoutP), g.Component, g.Reason, cost)
 		lines = append(lines, show.Line(line, 2000))
 	}
-	meta, err := ledgerdb.Meta(ctx, l.db())
-	if err != nil || meta["judge"] == "" { // a ledger an older anchor opened last does not say
-		return lines, err
-	}
+	// The newest judge is the one that scored the latest run: the run cache
+	// serves it only its own runs.
 	stale, err := ledgerdb.Scan[struct {
 		N int `db:"n"`
-	}](ctx, l.db(), `SELECT COUNT(*) AS n FROM runs WHERE judge != ? AND outcome != ?`, meta["judge"], anchor.OutcomeInfra)
+	}](ctx, l.db(), `SELECT COUNT(*) AS n FROM runs WHERE outcome != ?1 AND judge != (SELECT judge FROM runs
+		WHERE outcome != ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1)`, anchor.OutcomeInfra)
 	if err != nil {
 		return nil, err
 	}
 	if len(stale) == 1 && stale[0].N > 0 {
-		lines = append(lines, fmt.Sprintf("%d runs were scored by another judge; they run again", stale[0].N))
+		lines = append(lines, fmt.Sprintf("%d runs were scored by another judge than the newest; they run again",
+			stale[0].N))
 	}
 	return lines, nil
 }

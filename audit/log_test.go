@@ -10,8 +10,8 @@ import (
 
 // The log lists each generation with the gate's evidence and its cost, the
 // head marked; a reason is printed as data; and the runs another judge
-// scored (another anchor build or Go toolchain than the one that opened the
-// ledger last) are counted, before and after the run cache runs them again.
+// scored (another anchor build or Go toolchain than the one that scored the
+// latest run) are counted, before and after the run cache runs them again.
 func TestLogShowsTheGenerationsAndStaleRuns(t *testing.T) {
 	l := newLedger(t)
 	l.apply(t, "Be CAREFUL.")
@@ -40,14 +40,14 @@ func TestLogShowsTheGenerationsAndStaleRuns(t *testing.T) {
 	l.exec(t, `UPDATE runs SET judge = 'an older anchor go1.25.0' WHERE task_id = 't-a' AND harness_hash =
 		(SELECT harness_hash FROM generations WHERE gen = 0)`)
 	lines, _ = l.Log(ctx)
-	if last := lines[len(lines)-1]; last != "1 runs were scored by another judge; they run again" {
+	if last := lines[len(lines)-1]; last != "1 runs were scored by another judge than the newest; they run again" {
 		t.Errorf("the log does not say a run was invalidated: %q", lines)
 	}
 	if code := l.anchor("eval", "--harness", gensHash(t, l, 0), "--split", "train"); code != 0 {
 		t.Fatalf("anchor eval: exit status %d", code)
 	}
 	lines, _ = l.Log(ctx)
-	if last := lines[len(lines)-1]; last != "1 runs were scored by another judge; they run again" {
+	if last := lines[len(lines)-1]; last != "1 runs were scored by another judge than the newest; they run again" {
 		t.Errorf("after the rerun the older run is not counted once: %q", lines)
 	}
 }

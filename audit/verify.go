@@ -20,7 +20,9 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -41,14 +43,16 @@ func (l Ledger) db() string { return filepath.Join(l.Home, "ledger.db") }
 
 // Certificate is what Verify re-derived for one generation: the harness,
 // the suite (the hash of the task hashes its runs were scored on), every
-// run's score by id, the gate's evidence per split, who scored the runs
-// and who re-derived them, and the first discrepancy ("" when verified).
+// run's score by id, the gate's evidence per split under the ledger's
+// alpha, who scored the runs and who re-derived them, and the first
+// discrepancy ("" when verified).
 type Certificate struct {
 	Gen         int                        `json:"gen"`
 	Decision    string                     `json:"decision"`
 	Reason      string                     `json:"reason"`
 	HarnessHash string                     `json:"harness_hash"`
 	SuiteHash   string                     `json:"suite_hash"`
+	Alpha       float64                    `json:"alpha"`
 	Judges      []string                   `json:"judges"`   // of its runs: the anchor build and Go toolchain
 	Verifier    string                     `json:"verifier"` // the build that re-derived it
 	Scores      map[string]float64         `json:"scores"`
@@ -57,44 +61,53 @@ type Certificate struct {
 }
 
 // Verify re-derives the decision of generation gen, or of every decided
-// generation when gen is negative: it re-hashes the snapshots and each
-// task folder, re-scores each run through anchor.Count from the report
-// kept in reports/<run>.json.gz, and decides again through anchor.GateRuns
-// under the ledger's frozen alpha. A pending or interrupted generation has
-// no decision to verify. An error means the ledger could not be read; a
-// decision that does not re-derive is a certificate's Discrepancy.
+// generation when gen is negative. It walks the ledger in order, so that
+// each generation's parent is the head it was decided against; re-hashes
+// the snapshots, the stored diff (an evaluated candidate is its parent with
+// its diff applied) and each task folder; checks that the runs a decision
+// names are of the right harness, split and repeats and cover the suite as
+// the anchor's evaluation does; re-scores each run through anchor.Count
+// from the report kept in reports/<run>.json.gz; and decides again through
+// anchor.GateRuns under the ledger's frozen alpha. A pending or interrupted
+// generation has no decision to verify. An error means the ledger could
+// not be read; a decision that does not re-derive is a Discrepancy.
 func (l Ledger) Verify(ctx context.Context, gen int) ([]Certificate, error) {
 	meta, err := ledgerdb.Meta(ctx, l.db())
 	if err != nil {
 		return nil, err
 	}
-	alpha := 0.05 // a ledger from before alpha was frozen ran at the default
-	if v := meta["alpha"]; v != "" {
-		if alpha, err = strconv.ParseFloat(v, 64); err != nil {
-			return nil, fmt.Errorf("the ledger's alpha %q is not a number", v)
-		}
+	v := verifier{Ledger: l, ctx: ctx, alpha: 0.05, repeats: 1, tasks: map[string]task{}}
+	if s := meta["alpha"]; s != "" { // a ledger from before alpha was frozen ran at the default
+		v.alpha, err = strconv.ParseFloat(s, 64)
+	}
+	if err != nil || !(v.alpha > 0 && v.alpha < 1) {
+		return nil, fmt.Errorf("the ledger's alpha %q is not a number between 0 and 1", meta["alpha"])
+	}
+	if s := meta["repeats"]; s != "" {
+		v.repeats, err = strconv.Atoi(s)
+	}
+	if err != nil || v.repeats < 1 {
+		return nil, fmt.Errorf("the ledger's repeats %q is not a positive number", meta["repeats"])
 	}
 	gens, err := ledgerdb.Generations(ctx, l.db())
 	if err != nil {
 		return nil, err
 	}
-	v := verifier{Ledger: l, alpha: alpha, gens: map[int]ledgerdb.Gen{}, tasks: map[string]task{}}
-	for _, g := range gens {
-		v.gens[g.Gen] = g
-	}
 	certs := []Certificate{}
+	heads := lineage(gens)
 	for _, g := range gens {
 		if gen >= 0 && g.Gen != gen || g.Decision == "pending" || g.Decision == "interrupted" {
 			continue
 		}
-		if v.runs == nil {
-			if v.runs, err = runsByID(ctx, l.db()); err != nil {
-				return nil, err
-			}
-		}
 		c := Certificate{Gen: g.Gen, Decision: g.Decision, Reason: g.Reason, HarnessHash: g.Hash,
-			Verifier: build(), Scores: map[string]float64{}, Evidence: map[string]anchor.Evidence{}}
-		c.Discrepancy = v.rederive(g, &c)
+			Alpha: v.alpha, Verifier: build(), Scores: map[string]float64{}, Evidence: map[string]anchor.Evidence{}}
+		c.Discrepancy = heads[g.Gen].problem
+		if c.Discrepancy == "" {
+			c.Discrepancy, err = v.rederive(g, heads[g.Gen].parent, &c)
+		}
+		if err != nil {
+			return nil, err
+		}
 		certs = append(certs, c)
 	}
 	if len(certs) == 0 {
@@ -103,14 +116,77 @@ func (l Ledger) Verify(ctx context.Context, gen int) ([]Certificate, error) {
 	return certs, nil
 }
 
-// verifier holds what one Verify reads once: the generations by number,
-// the runs by id, and each task of the suite as read from disk.
+// standing is where a generation stands in the ledger's history: the head
+// it was decided against, or what is wrong with its place.
+type standing struct {
+	parent  *ledgerdb.Gen
+	problem string
+}
+
+// lineage walks the generations in order, as the anchor wrote them: the
+// first is the baseline, and each later one was decided against the head of
+// its time, which baseline, accept and rollback move (a rollback to an
+// earlier head, with its harness). The head the ledger names must be where
+// the walk ends.
+func lineage(gens []ledgerdb.Gen) map[int]standing {
+	out, byGen, wasHead := map[int]standing{}, map[int]ledgerdb.Gen{}, map[int]bool{}
+	var head *ledgerdb.Gen
+	for i, g := range gens {
+		byGen[g.Gen] = g
+		var s standing
+		switch {
+		case g.Decision == "baseline" && (i > 0 || g.Parent != nil):
+			s.problem = fmt.Sprintf("generation %d is a baseline after generation %d", g.Gen, gens[0].Gen)
+		case g.Decision == "baseline":
+		case head == nil || g.Parent == nil || *g.Parent != head.Gen:
+			s.problem = fmt.Sprintf("generation %d was not decided against the head of its time (generation %s)",
+				g.Gen, headName(head))
+		default:
+			s.parent = head
+		}
+		var target int
+		if g.Decision == "rollback" && s.problem == "" {
+			_, err := fmt.Sscanf(g.Reason, "rollback to generation %d", &target)
+			if err != nil || !wasHead[target] || byGen[target].Hash != g.Hash {
+				s.problem = fmt.Sprintf("generation %d rolls back to %q, which was no head of this harness", g.Gen,
+					g.Reason)
+			}
+		}
+		if g.Decision == "baseline" || g.Decision == "accept" || g.Decision == "rollback" {
+			head, wasHead[g.Gen] = &gens[i], true
+		}
+		out[g.Gen] = s
+	}
+	marked := -1
+	for _, g := range gens {
+		if g.Head {
+			marked = g.Gen
+		}
+	}
+	if head != nil && marked != head.Gen {
+		s := out[head.Gen]
+		s.problem = cmp.Or(s.problem, fmt.Sprintf("the ledger names generation %d its head, but its history "+
+			"ends at generation %d", marked, head.Gen))
+		out[head.Gen] = s
+	}
+	return out
+}
+
+func headName(g *ledgerdb.Gen) string {
+	if g == nil {
+		return "none"
+	}
+	return strconv.Itoa(g.Gen)
+}
+
+// verifier holds what one Verify reads once: the ledger's frozen settings
+// and each task of the suite as read from disk.
 type verifier struct {
 	Ledger
-	alpha float64
-	gens  map[int]ledgerdb.Gen
-	runs  map[string]ledgerdb.Run
-	tasks map[string]task
+	ctx     context.Context
+	alpha   float64
+	repeats int
+	tasks   map[string]task
 }
 
 // task is a task folder read from disk, or why it could not be.
@@ -121,62 +197,65 @@ type task struct {
 	err    error
 }
 
-// runsByID reads the runs a decision may name.
-func runsByID(ctx context.Context, db string) (map[string]ledgerdb.Run, error) {
-	rows, err := ledgerdb.Scan[ledgerdb.Run](ctx, db, `SELECT id, harness_hash, task_hash, task_id, split, score,
-		outcome, error, judge FROM runs`)
-	if err != nil {
-		return nil, err
-	}
-	runs := make(map[string]ledgerdb.Run, len(rows))
-	for _, r := range rows {
-		runs[r.ID] = r
-	}
-	return runs, nil
-}
+var (
+	hashName = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	runName  = regexp.MustCompile(`^[a-z0-9]{1,64}$`)
+)
 
-// rederive re-hashes g's snapshots, re-scores its runs and decides again
-// through anchor.GateRuns; it returns the first discrepancy, or "".
-func (v *verifier) rederive(g ledgerdb.Gen, c *Certificate) string {
-	harness := map[string]string{"pre": g.Hash, "post": g.Hash}
-	if g.Parent != nil {
-		if p, ok := v.gens[*g.Parent]; ok {
-			harness["pre"] = p.Hash
-		}
+// rederive re-hashes g's snapshots and diff, checks and re-scores its runs
+// and decides again through anchor.GateRuns. It returns the first
+// discrepancy, or "", and an error only when the ledger cannot be read.
+func (v *verifier) rederive(g ledgerdb.Gen, parent *ledgerdb.Gen, c *Certificate) (string, error) {
+	harness := map[string]string{"post": g.Hash}
+	if parent != nil {
+		harness["pre"] = parent.Hash
 	}
 	for _, h := range harness {
-		if err := v.snapshot(h); h != "" && err != nil {
-			return err.Error()
+		if why := v.snapshot(h); h != "" && why != "" {
+			return why, nil
 		}
 	}
 	if g.TrainPost != nil && g.RunIDs == "" {
-		return "the ledger kept no run ids for this generation: it was decided before verify existed"
+		return "the ledger kept no run ids for this generation: it was decided before verify existed", nil
+	}
+	f := strings.Fields(g.RunIDs)
+	if len(f)%3 != 0 || strings.HasSuffix(g.RunIDs, "…") {
+		return fmt.Sprintf("generation %d's record of its runs is cut or malformed", g.Gen), nil
+	}
+	ids := []string{}
+	for i := 2; i < len(f); i += 3 {
+		ids = append(ids, f[i])
+	}
+	rows, err := runsByID(v.ctx, v.db(), ids)
+	if err != nil {
+		return "", err
 	}
 	runs, suite, judges := map[string][]anchor.Run{}, map[string][]byte{}, map[string]bool{}
-	f := strings.Fields(g.RunIDs)
-	for i := 0; i+2 < len(f); i += 3 { // split, side, run id
-		r, err := v.rescore(f[i+2])
-		if err == nil && r.HarnessHash != harness[f[i+1]] {
-			err = fmt.Errorf("run %s is of harness %.12s, not %.12s", r.ID, r.HarnessHash, harness[f[i+1]])
+	for i := 0; i < len(f); i += 3 { // split, side, run id
+		split, side, id := f[i], f[i+1], f[i+2]
+		r, why := v.rescore(rows, id)
+		switch {
+		case why != "":
+		case harness[side] == "" || (split != "train" && split != "holdout"):
+			why = fmt.Sprintf("generation %d names run %s as %q %q, which it cannot have", g.Gen, id, split, side)
+		case r.HarnessHash != harness[side]:
+			why = fmt.Sprintf("run %s is of harness %.12s, not %.12s", r.ID, r.HarnessHash, harness[side])
+		case r.Split != split:
+			why = fmt.Sprintf("run %s is of split %s, not %s", r.ID, r.Split, split)
 		}
-		if err != nil {
-			return err.Error()
+		if why != "" {
+			return why, nil
 		}
-		runs[f[i]+" "+f[i+1]] = append(runs[f[i]+" "+f[i+1]], r)
+		runs[split+" "+side] = append(runs[split+" "+side], r)
 		c.Scores[r.ID], suite[r.Split+"/"+r.TaskID] = r.Score, []byte(r.TaskHash)
 		judges[r.Judge] = true
 	}
 	c.SuiteHash, c.Judges = anchor.HashOf(suite), slices.Sorted(maps.Keys(judges))
-	for _, split := range []string{"train", "holdout"} { // an accept saw every task of both splits
-		dirs, _ := filepath.Glob(filepath.Join(v.Tasks, split, "*", "task.toml"))
-		ran := map[string]bool{}
-		for _, r := range runs[split+" post"] {
-			ran[r.TaskID] = true
-		}
-		if g.Decision == "accept" && len(ran) < len(dirs) {
-			return fmt.Sprintf("generation %d was accepted on %d of the %d %s tasks on disk",
-				g.Gen, len(ran), len(dirs), split)
-		}
+	if why := v.diff(g, parent, runs); why != "" {
+		return why, nil
+	}
+	if why := v.coverage(g, runs); why != "" {
+		return why, nil
 	}
 	d, why := g, ""
 	for _, split := range []string{"train", "holdout"} {
@@ -204,9 +283,141 @@ func (v *verifier) rederive(g ledgerdb.Gen, c *Certificate) string {
 	}
 	if got, want := recorded(d), recorded(g); got != want || d.Decision != g.Decision || d.Reason != g.Reason {
 		return fmt.Sprintf("the ledger says %s %s (%s), re-derived %s %s (%s)", g.Decision, want, g.Reason,
-			d.Decision, got, d.Reason)
+			d.Decision, got, d.Reason), nil
+	}
+	return "", nil
+}
+
+// coverage checks that g's runs are those the anchor's evaluations make:
+// every task the ledger's repeats times, with distinct repeat indices; the
+// incumbent on every task of both splits once a candidate was evaluated,
+// and the candidate on some of them (a screen stops early) or, to be
+// accepted, on all; a new head (baseline, rollback) on all.
+func (v *verifier) coverage(g ledgerdb.Gen, runs map[string][]anchor.Run) string {
+	evaluated := len(runs) > 0 && g.Decision != "baseline" && g.Decision != "rollback"
+	for _, split := range []string{"train", "holdout"} {
+		dirs, _ := filepath.Glob(filepath.Join(v.Tasks, split, "*", "task.toml"))
+		suite := map[string]bool{}
+		for _, d := range dirs {
+			suite[filepath.Base(filepath.Dir(d))] = true
+		}
+		pre, why := v.tally(g, split, runs[split+" pre"], suite)
+		if why != "" {
+			return why
+		}
+		post, why := v.tally(g, split, runs[split+" post"], suite)
+		switch {
+		case why != "":
+			return why
+		case evaluated && pre < len(suite):
+			return fmt.Sprintf("generation %d was compared with its incumbent on %d of the %d %s tasks on disk",
+				g.Gen, pre, len(suite), split)
+		case g.Decision == "accept" && post < len(suite):
+			return fmt.Sprintf("generation %d was accepted on %d of the %d %s tasks on disk",
+				g.Gen, post, len(suite), split)
+		case !evaluated && len(runs) > 0 && post < len(suite):
+			return fmt.Sprintf("generation %d became the head measured on %d of the %d %s tasks on disk",
+				g.Gen, post, len(suite), split)
+		}
 	}
 	return ""
+}
+
+// tally counts the tasks of one side of a split that runs cover, each with
+// the ledger's repeats, or says what is wrong with them.
+func (v *verifier) tally(g ledgerdb.Gen, split string, runs []anchor.Run, suite map[string]bool) (int, string) {
+	draws := map[string]map[int]bool{}
+	for _, r := range runs {
+		if !suite[r.TaskID] {
+			return 0, fmt.Sprintf("generation %d counts task %s/%s, which the suite on disk does not have",
+				g.Gen, split, r.TaskID)
+		}
+		if draws[r.TaskID] == nil {
+			draws[r.TaskID] = map[int]bool{}
+		}
+		if draws[r.TaskID][r.Repeat] || r.Repeat < 0 || r.Repeat >= v.repeats {
+			return 0, fmt.Sprintf("generation %d counts repeat %d of %s/%s twice, or one the ledger's %d repeats "+
+				"do not have", g.Gen, r.Repeat, split, r.TaskID, v.repeats)
+		}
+		draws[r.TaskID][r.Repeat] = true
+	}
+	for id, repeats := range draws {
+		if len(repeats) != v.repeats {
+			return 0, fmt.Sprintf("generation %d counts %d of the %d repeats of %s/%s", g.Gen, len(repeats),
+				v.repeats, split, id)
+		}
+	}
+	return len(draws), ""
+}
+
+// diff checks that the stored diff hashes to its name and, for a candidate
+// that was evaluated, that its parent with the diff applied is its harness.
+func (v *verifier) diff(g ledgerdb.Gen, parent *ledgerdb.Gen, runs map[string][]anchor.Run) string {
+	if g.DiffHash == "" || g.Decision == "baseline" || g.Decision == "rollback" {
+		return ""
+	}
+	if !hashName.MatchString(g.DiffHash) {
+		return fmt.Sprintf("generation %d names diff %q, which is no hash", g.Gen, g.DiffHash)
+	}
+	diff, err := os.ReadFile(filepath.Join(v.Home, "diffs", g.DiffHash+".diff"))
+	sum := sha256.Sum256(diff)
+	if err != nil || hex.EncodeToString(sum[:]) != g.DiffHash {
+		return fmt.Sprintf("diff %s is missing or no longer matches its hash", g.DiffHash)
+	}
+	if len(runs) == 0 || parent == nil {
+		return "" // rejected before its harness was made and run
+	}
+	got, err := applied(filepath.Join(v.Home, "snapshots", parent.Hash), diff)
+	if err != nil || got != g.Hash {
+		return fmt.Sprintf("generation %d's harness %.12s is not its parent's with its diff applied (%.12s, %v)",
+			g.Gen, g.Hash, got, err)
+	}
+	return ""
+}
+
+// applied is the hash of the snapshot in dir with diff applied by git, as
+// the anchor applies a candidate's diff.
+func applied(dir string, diff []byte) (string, error) {
+	files, err := anchor.ReadTree(dir, true)
+	if err != nil {
+		return "", err
+	}
+	work, err := os.MkdirTemp("", "ratchet-verify-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	if err := anchor.WriteTree(work, files); err != nil {
+		return "", err
+	}
+	cmd := exec.Command("git", "apply", "--whitespace=nowarn", "-")
+	cmd.Dir, cmd.Stdin = work, bytes.NewReader(diff)
+	cmd.Env = append(os.Environ(), "GIT_DIR=/nonexistent") // never a repository around the folder
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("git apply: %v: %s", err, bytes.TrimSpace(out))
+	}
+	files, err = anchor.ReadTree(work, true)
+	if err != nil {
+		return "", err
+	}
+	return anchor.HashOf(files), nil
+}
+
+// runsByID reads the runs named by ids. Only a forged run's error is read:
+// a rejection names it.
+func runsByID(ctx context.Context, db string, ids []string) (map[string]ledgerdb.Run, error) {
+	list, _ := json.Marshal(ids)
+	rows, err := ledgerdb.Scan[ledgerdb.Run](ctx, db, `SELECT id, harness_hash, task_hash, task_id, split, repeat,
+		score, outcome, CASE WHEN outcome = 'forged' THEN error ELSE '' END AS error, judge
+		FROM runs WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, err
+	}
+	runs := make(map[string]ledgerdb.Run, len(rows))
+	for _, r := range rows {
+		runs[r.ID] = r
+	}
+	return runs, nil
 }
 
 // record writes a split's evidence into g, as the anchor records it.
@@ -229,16 +440,20 @@ func recorded(g ledgerdb.Gen) string {
 	return string(b)
 }
 
-// snapshot checks that stored snapshot hash still hashes as its name.
-func (v *verifier) snapshot(hash string) error {
+// snapshot checks that stored snapshot hash still hashes as its name, and
+// returns what is wrong, or "".
+func (v *verifier) snapshot(hash string) string {
+	if !hashName.MatchString(hash) {
+		return fmt.Sprintf("the ledger names harness %q, which is no hash", hash)
+	}
 	files, err := anchor.ReadTree(filepath.Join(v.Home, "snapshots", hash), true)
 	if err != nil {
-		return fmt.Errorf("snapshot %s is missing or unreadable: %v", hash, err)
+		return fmt.Sprintf("snapshot %s is missing or unreadable: %v", hash, err)
 	}
 	if anchor.HashOf(files) != hash {
-		return fmt.Errorf("snapshot %s no longer matches its hash", hash)
+		return fmt.Sprintf("snapshot %s no longer matches its hash", hash)
 	}
-	return nil
+	return ""
 }
 
 // task reads the task of a split once.
@@ -264,21 +479,29 @@ func (v *verifier) task(split, id string) task {
 
 // rescore returns run id with its score re-derived through anchor.Count
 // from its stored report and its task on disk, which must still hash as
-// the run recorded. A harness that did not build was never scored: it
-// scores 0.
-func (v *verifier) rescore(id string) (anchor.Run, error) {
-	row, ok := v.runs[id]
-	if !ok {
-		return anchor.Run{}, fmt.Errorf("run %s is missing from the ledger", id)
+// the run recorded, or what is wrong with it. A harness that did not build
+// was never scored: it scores 0.
+func (v *verifier) rescore(rows map[string]ledgerdb.Run, id string) (anchor.Run, string) {
+	row, ok := rows[id]
+	switch {
+	case !runName.MatchString(id):
+		return anchor.Run{}, fmt.Sprintf("the ledger names run %q, which is no run id", id)
+	case !ok:
+		return anchor.Run{}, fmt.Sprintf("run %s is missing from the ledger", id)
+	case row.Split != "train" && row.Split != "holdout" || !filepath.IsLocal(row.TaskID) ||
+		strings.ContainsRune(row.TaskID, '/'):
+		return anchor.Run{}, fmt.Sprintf("run %s names task %q of split %q, which no suite has", id, row.TaskID,
+			row.Split)
 	}
 	r := anchor.Run{ID: row.ID, HarnessHash: row.HarnessHash, TaskHash: row.TaskHash, TaskID: row.TaskID,
-		Split: row.Split, Outcome: anchor.Outcome(row.Outcome), Error: row.Error, Judge: row.Judge}
+		Split: row.Split, Repeat: row.Repeat, Outcome: anchor.Outcome(row.Outcome), Error: row.Error,
+		Judge: row.Judge}
 	if row.Score != nil {
 		r.Score = *row.Score
 	}
 	t := v.task(r.Split, r.TaskID)
 	if t.err != nil || t.hash != r.TaskHash {
-		return r, fmt.Errorf("task %s/%s on disk no longer matches the hash its run %s recorded; "+
+		return r, fmt.Sprintf("task %s/%s on disk no longer matches the hash its run %s recorded; "+
 			"point --tasks at its suite", r.Split, r.TaskID, id)
 	}
 	r.Group = t.t.Group
@@ -287,7 +510,7 @@ func (v *verifier) rescore(id string) (anchor.Run, error) {
 	if err == nil || r.Outcome != anchor.OutcomeBuild {
 		z, zerr := gzip.NewReader(bytes.NewReader(b))
 		if err != nil || zerr != nil || json.NewDecoder(z).Decode(&s) != nil {
-			return r, fmt.Errorf("run %s (task %s) has no readable stored report to re-score", id, r.TaskID)
+			return r, fmt.Sprintf("run %s (task %s) has no readable stored report to re-score", id, r.TaskID)
 		}
 	}
 	if rep := s.Report; rep != nil {
@@ -295,10 +518,10 @@ func (v *verifier) rescore(id string) (anchor.Run, error) {
 	}
 	got := float64(s.Passed) / float64(max(s.Total, 1))
 	if got != r.Score || (s.Outcome == anchor.OutcomeForged) != (r.Outcome == anchor.OutcomeForged) {
-		return r, fmt.Errorf("run %s (task %s): the ledger says score %.3f (%s), its report re-derives %.3f (%s)",
+		return r, fmt.Sprintf("run %s (task %s): the ledger says score %.3f (%s), its report re-derives %.3f (%s)",
 			id, r.TaskID, r.Score, r.Outcome, got, cmp.Or(s.Outcome, anchor.OutcomeOK))
 	}
-	return r, nil
+	return r, ""
 }
 
 // build names the program that re-derives: the sha256 of its executable and

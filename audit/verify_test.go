@@ -69,11 +69,13 @@ func TestVerifyRederivesEveryDecision(t *testing.T) {
 	accept := gens[3]
 	var runID string
 	for id, s := range certs[3].Scores {
-		rows, _ := ledgerdb.Scan[ledgerdb.Run](ctx, l.db(), `SELECT split FROM runs WHERE id = ?`, id)
-		if s == 1 && len(rows) == 1 && rows[0].Split == "train" {
+		rows, _ := ledgerdb.Scan[ledgerdb.Run](ctx, l.db(), `SELECT split, task_id FROM runs WHERE id = ?`, id)
+		if s == 1 && len(rows) == 1 && rows[0].Split == "train" && rows[0].TaskID == "t-a" {
 			runID = id
 		}
 	}
+	diffFile := filepath.Join(l.Home, "diffs", accept.DiffHash+".diff")
+	diff, _ := os.ReadFile(diffFile)
 	report := filepath.Join(l.Home, "reports", runID+".json.gz")
 	saved, _ := os.ReadFile(report)
 	promptFile := filepath.Join(l.Home, "snapshots", accept.Hash, "system_prompt.md")
@@ -107,6 +109,42 @@ func TestVerifyRederivesEveryDecision(t *testing.T) {
 		{"the recorded evidence", func() { l.exec(t, `UPDATE generations SET holdout_broken = 1 WHERE gen = 3`) },
 			func() { l.exec(t, `UPDATE generations SET holdout_broken = 0 WHERE gen = 3`) }, 3,
 			[]string{"the ledger says accept", `"holdout":[0,1,1,1,`, `"holdout":[0,1,1,0,`}},
+		// A decision rewritten with its evidence and its runs to match: the
+		// runs must still be those the anchor's evaluations make.
+		{"an accept's incumbent runs dropped", func() { setRunIDs(t, l, 3, dropSide(accept.RunIDs, "pre")) },
+			func() { setRunIDs(t, l, 3, accept.RunIDs) }, 3,
+			[]string{"generation 3 was compared with its incumbent on 0 of the 2 train tasks on disk"}},
+		{"a run counted twice", func() { setRunIDs(t, l, 3, accept.RunIDs+firstLine(accept.RunIDs, "train post ")) },
+			func() { setRunIDs(t, l, 3, accept.RunIDs) }, 3, []string{"counts repeat 0 of train/", "twice"}},
+		{"a holdout run counted as train", func() {
+			setRunIDs(t, l, 3, strings.Replace(accept.RunIDs, "holdout post ", "train post ", 1))
+		}, func() { setRunIDs(t, l, 3, accept.RunIDs) }, 3, []string{"is of split holdout, not train"}},
+		{"a record of runs cut short", func() { setRunIDs(t, l, 3, accept.RunIDs[:40]+"…") },
+			func() { setRunIDs(t, l, 3, accept.RunIDs) }, 3, []string{"record of its runs is cut or malformed"}},
+		// A decision moved in the ledger's history.
+		{"a parent that was not the head", func() { l.exec(t, `UPDATE generations SET parent_gen = 1 WHERE gen = 3`) },
+			func() { l.exec(t, `UPDATE generations SET parent_gen = 0 WHERE gen = 3`) }, 3,
+			[]string{"generation 3 was not decided against the head of its time (generation 0)"}},
+		{"a baseline made later", func() { l.exec(t, `UPDATE generations SET decision = 'baseline' WHERE gen = 2`) },
+			func() { l.exec(t, `UPDATE generations SET decision = 'reject' WHERE gen = 2`) }, 2,
+			[]string{"generation 2 is a baseline after generation 0"}},
+		{"the head moved by hand", func() { l.exec(t, `UPDATE head SET gen = 0`) },
+			func() { l.exec(t, `UPDATE head SET gen = 3`) }, 3,
+			[]string{"the ledger names generation 0 its head, but its history ends at generation 3"}},
+		// The harness is the parent's with the diff the candidate submitted.
+		{"the stored diff", func() { os.WriteFile(diffFile, append(bytes.Clone(diff), "\n"...), 0o644) },
+			func() { os.WriteFile(diffFile, diff, 0o644) }, 3, []string{"diff " + accept.DiffHash, "no longer matches"}},
+		{"another candidate's diff", func() {
+			l.exec(t, `UPDATE generations SET diff_hash = ? WHERE gen = 3`, gens[2].DiffHash)
+		}, func() { l.exec(t, `UPDATE generations SET diff_hash = ? WHERE gen = 3`, accept.DiffHash) }, 3,
+			[]string{"generation 3's harness", "is not its parent's with its diff applied"}},
+		// What the ledger names is read as a name, never as a path.
+		{"a path for a harness", func() { l.exec(t, `UPDATE generations SET harness_hash = '../../../..' WHERE gen = 3`) },
+			func() { l.exec(t, `UPDATE generations SET harness_hash = ? WHERE gen = 3`, accept.Hash) }, 3,
+			[]string{`the ledger names harness "../../../..", which is no hash`}},
+		{"a path for a task", func() { l.exec(t, `UPDATE runs SET task_id = '../holdout/h-a' WHERE id = ?`, runID) },
+			func() { l.exec(t, `UPDATE runs SET task_id = 't-a' WHERE id = ?`, runID) }, 3,
+			[]string{"run " + runID + ` names task "../holdout/h-a"`}},
 	}
 	for _, tt := range tampers {
 		tt.tamper()
@@ -150,4 +188,30 @@ func failed(t *testing.T, gz []byte) []byte {
 	json.NewEncoder(w).Encode(s)
 	w.Close()
 	return b.Bytes()
+}
+
+func setRunIDs(t *testing.T, l *ledger, gen int, ids string) {
+	t.Helper()
+	l.exec(t, `UPDATE generations SET run_ids = ? WHERE gen = ?`, ids, gen)
+}
+
+// dropSide is a record of runs without the lines of one side.
+func dropSide(ids, side string) string {
+	var kept []string
+	for _, line := range strings.SplitAfter(ids, "\n") {
+		if f := strings.Fields(line); len(f) != 3 || f[1] != side {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "")
+}
+
+// firstLine is the first line of a record of runs that starts with prefix.
+func firstLine(ids, prefix string) string {
+	for _, line := range strings.SplitAfter(ids, "\n") {
+		if strings.HasPrefix(line, prefix) {
+			return line
+		}
+	}
+	return ""
 }

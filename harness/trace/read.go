@@ -35,19 +35,29 @@ type Line struct {
 // Parse reads one line, given without its newline. It keeps raw.
 func Parse(raw []byte) Line {
 	l := Line{Raw: raw}
+	// Raw, not any: a header key holding a huge list or object is skipped
+	// over, never built up (decoded as any, a line of 64 MiB took gigabytes).
 	var h struct {
-		TS   any `json:"ts"`
-		Type any `json:"type"`
+		TS   json.RawMessage `json:"ts"`
+		Type json.RawMessage `json:"type"`
 	}
 	if err := json.Unmarshal(raw, &h); err != nil {
 		l.Err = err
 		return l
 	}
-	l.TS, _ = h.TS.(string)
-	typ, _ := h.Type.(string)
-	l.Type = Type(typ)
+	l.TS = text(h.TS)
+	l.Type = Type(text(h.Type))
 	l.Event, l.Err = decode(l.Type, raw)
 	return l
+}
+
+// text is a JSON value that is a string, or "".
+func text(v json.RawMessage) string {
+	var s string
+	if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 func decode(t Type, raw []byte) (Event, error) {

@@ -26,6 +26,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,7 +89,7 @@ func Query(ctx context.Context, path, q string, args ...any) ([]map[string]any, 
 				vals[i] = string(b)
 			}
 			if s, ok := vals[i].(string); ok {
-				vals[i] = show.Text(s, textLimit) // any text may be an agent's: it is read for people (#21)
+				vals[i] = show.Text(s, limit(c)) // any text may be an agent's: it is read for people (#21)
 			}
 			row[c] = vals[i]
 		}
@@ -99,6 +100,17 @@ func Query(ctx context.Context, path, q string, args ...any) ([]map[string]any, 
 
 // textLimit caps a text value: a hypothesis or an error, never a book.
 const textLimit = 20000
+
+// limit is how many runes of column col a reader gets. generations.run_ids
+// lists every run a decision saw, ids the anchor made itself (a full suite
+// at two repeats is about 27,000 characters): cut, a decision could not
+// be re-derived.
+func limit(col string) int {
+	if col == "run_ids" {
+		return math.MaxInt
+	}
+	return textLimit
+}
 
 // oldOutcome is the outcome of a run recorded before outcomes were kept.
 const oldOutcome = "CASE WHEN COALESCE(error, '') = '' THEN 'ok' ELSE 'error' END"

@@ -48,6 +48,9 @@ func columnFields(t reflect.Type) (map[string]int, error) {
 		if !ok {
 			continue
 		}
+		if !f.IsExported() {
+			return nil, fmt.Errorf("scan the ledger into %s: field %s is not exported", t, f.Name)
+		}
 		if _, dup := fields[col]; dup {
 			return nil, fmt.Errorf("scan the ledger into %s: two fields take column %q", t, col)
 		}

@@ -192,6 +192,11 @@ func TestScanRefuses(t *testing.T) {
 	}](ctx, path, `SELECT id FROM runs`); err == nil {
 		t.Errorf("two fields of one column were allowed")
 	}
+	if _, err := Scan[struct {
+		id string `db:"id"`
+	}](ctx, path, `SELECT id FROM runs`); err == nil || !strings.Contains(err.Error(), "not exported") {
+		t.Errorf("an unexported field: %v", err)
+	}
 	// The views and the authorizer guard Scan as they guard Query.
 	for _, q := range []string{`SELECT * FROM main.runs`, `SELECT error, trace_path FROM main.runs WHERE split = 'holdout'`} {
 		if runs, err := Scan[Run](ctx, path, q); err == nil {
@@ -200,5 +205,24 @@ func TestScanRefuses(t *testing.T) {
 	}
 	if _, err := Generations(ctx, filepath.Join(t.TempDir(), "ledger.db")); !errors.Is(err, ErrNoLedger) {
 		t.Errorf("a missing ledger: %v", err)
+	}
+}
+
+// Text is capped for people, but a generation's run ids (a full suite at two
+// repeats lists about 27,000 characters of them) come back whole: cut, the
+// decision could not be re-derived.
+func TestRunIDsAreNeverCut(t *testing.T) {
+	ids := strings.Repeat("train post 0123456789abcdef\n", 2000)
+	path := ledger(t, append(anchorSchema(t), `INSERT INTO generations(gen, decision, reason, run_ids)
+		VALUES(0, 'baseline', '`+strings.Repeat("r", 30000)+`', '`+ids+`')`)...)
+	gens, err := Generations(context.Background(), path)
+	if err != nil || len(gens) != 1 {
+		t.Fatal(err)
+	}
+	if gens[0].RunIDs != ids {
+		t.Errorf("run_ids read as %d characters, want %d", len(gens[0].RunIDs), len(ids))
+	}
+	if n := len([]rune(gens[0].Reason)); n != textLimit+1 {
+		t.Errorf("a reason of 30,000 characters read as %d, want the cap and an ellipsis", n)
 	}
 }
