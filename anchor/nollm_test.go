@@ -59,7 +59,7 @@ func TestAnchorIsSmall(t *testing.T) {
 	// verify are ratchet's, in audit/), and what is left is the defences of
 	// that section's table, each indexed in anchor/README.md. Until the
 	// owner decides, the anchor may not grow past what it is now.
-	const ceiling = 3055
+	const ceiling = 3052
 	if lines > ceiling {
 		t.Errorf("the anchor has %d non-blank, non-comment lines of non-test Go; the ceiling is %d "+
 			"(docs/ARCHITECTURE.md's is 2600)", lines, ceiling)
