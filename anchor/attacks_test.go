@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -162,6 +163,34 @@ var models = map[string]func() []fakemodel.Step{
 		var fixes atomic.Int64
 		return repeat(thinkingUpstream(&fixes), 100)
 	},
+}
+
+// thinkingUpstream answers like Anthropic's messages API with extended
+// thinking on: a request whose max_tokens is not above
+// thinking.budget_tokens is a 400. A request holding "stall" takes 3 s.
+// The first "fix" request gets a give-up, every later one the fix.
+func thinkingUpstream(fixes *atomic.Int64) fakemodel.Step {
+	return fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		var body struct {
+			MaxTokens int `json:"max_tokens"`
+			Thinking  struct {
+				BudgetTokens int `json:"budget_tokens"`
+			} `json:"thinking"`
+		}
+		json.Unmarshal(r.Body, &body)
+		if body.Thinking.BudgetTokens > 0 && body.MaxTokens <= body.Thinking.BudgetTokens {
+			return fakemodel.Step{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error",` +
+				`"message":"max_tokens must be greater than thinking.budget_tokens"}}`}
+		}
+		if strings.Contains(string(r.Body), "stall") {
+			time.Sleep(3 * time.Second)
+			return fakemodel.Step{Text: "still thinking", In: 20, Out: 5}
+		}
+		if fixes.Add(1) == 1 {
+			return fakemodel.Step{Text: "I give up.", In: 20, Out: 5}
+		}
+		return fakemodel.Step{Text: "FIX", In: 20, Out: 5}
+	}}
 }
 
 const attacksDir = "testdata/attacks"
@@ -716,4 +745,24 @@ func fillIn(body string, vars map[string]string) string {
 		body = strings.ReplaceAll(body, "{{"+k+"}}", v)
 	}
 	return body
+}
+
+// addTwoPackageTask writes a Go task of two packages, a and b, each with the
+// off-by-one Sum of addTask and two hidden tests, run by command.
+func addTwoPackageTask(t *testing.T, suite, id, command string) string {
+	t.Helper()
+	dir := filepath.Join(suite, "train", id)
+	files := map[string]string{
+		"task.toml":   "prompt = \"Sum is wrong in a and b. Fix it.\"\ntest = " + strconvQuote(command) + "\ntimeout = \"120s\"\n",
+		"repo/go.mod": "module example.com/" + id + "\n\ngo 1.26\n",
+	}
+	for _, p := range []string{"a", "b"} {
+		files["repo/"+p+"/sum.go"] = strings.Replace(buggySum, "package sum", "package "+p, 1)
+		files["hidden/"+p+"/sum_test.go"] = "package " + p + "\n\nimport \"testing\"\n\n" +
+			"func TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n\n" +
+			"func TestThree(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Fatalf(\"Sum = %d, want 6\", got)\n\t}\n}\n"
+		files["reference/"+p+"/sum.go"] = strings.Replace(fixedSum, "package sum", "package "+p, 1)
+	}
+	writeFiles(t, dir, files)
+	return dir
 }

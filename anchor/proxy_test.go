@@ -728,3 +728,38 @@ func TestProxyTextOnly(t *testing.T) {
 		t.Errorf("an image in the system blocks: %d %s", resp.StatusCode, out)
 	}
 }
+
+// MODEL_OPTIONS keys were written over the request's (I1) only key by key:
+// an operator who caps each reply with {"max_tokens": 256} was not obeyed
+// by an upstream that reads another name for the same limit first (vLLM
+// and OpenAI read max_completion_tokens before max_tokens, llama.cpp's
+// server n_predict). The harness asks with max_completion_tokens 8000
+// (proxy-max-tokens-alias.txtar); the fake upstream applies vLLM's rule and
+// records the limit it generated under, which must be the operator's.
+func TestOperatorsMaxTokensCapsEveryAlias(t *testing.T) {
+	var most atomic.Int64
+	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		var body struct {
+			MaxTokens           int64  `json:"max_tokens"`
+			MaxCompletionTokens *int64 `json:"max_completion_tokens"`
+		}
+		json.Unmarshal(r.Body, &body)
+		limit := body.MaxTokens
+		if body.MaxCompletionTokens != nil {
+			limit = *body.MaxCompletionTokens
+		}
+		if limit > most.Load() {
+			most.Store(limit)
+		}
+		return fakemodel.Step{Text: "ok", In: 20, Out: 5}
+	}}, 10)...)
+	e.a.Options = `{"max_tokens":256}`
+	task := addTask(t, e.suite, "train", "alias")
+	if _, err := e.a.RunTask(ctx(), e.hostile(t, attackFor(t, "proxy-max-tokens-alias").harness(), nil), task, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the operator's MODEL_OPTIONS max_tokens 256; the upstream generated under a limit of %d", most.Load())
+	if most.Load() > 256 {
+		t.Errorf("a reply was allowed %d tokens, past the operator's max_tokens of 256", most.Load())
+	}
+}

@@ -377,3 +377,47 @@ func imageURL(part any) string {
 	url, _ := image["url"].(string)
 	return url
 }
+
+// The proxy let a content part with no "type" through: "" was a text type
+// (it is what a message itself has, and messages were walked as parts).
+// vLLM's OpenAI server reads such a part by its keys: a part that is just
+// {"image_url": "<url>"} is an image, which it fetches over the network
+// (vllm/entrypoints/chat_utils.py, _parse_chat_message_content_mm_part:
+// "Handle missing 'type' but provided direct URL fields"). So the
+// text-only rule was passed by leaving "type" out, and a harness sent the
+// task's prompt to an outside host in the URL (wire-typeless-image-part.txtar),
+// as in TestImageURLNeverReachesTheNetwork. The fake upstream fetches the
+// URL of a typeless part with image_url, as vLLM does; the outside server
+// must hear nothing.
+func TestTypelessImagePartIsRefused(t *testing.T) {
+	var got atomic.Value
+	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.URL.Query().Get("d"))
+		w.Header().Set("Content-Type", "image/png")
+	}))
+	defer outside.Close()
+	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		for _, m := range r.Messages() {
+			var msg struct{ Content any }
+			json.Unmarshal(m, &msg)
+			parts, _ := msg.Content.([]any)
+			for _, p := range parts {
+				part, _ := p.(map[string]any)
+				if u, ok := part["image_url"].(string); ok && part["type"] == nil {
+					if resp, err := http.Get(u); err == nil {
+						resp.Body.Close()
+					}
+				}
+			}
+		}
+		return fakemodel.Step{Text: "an image", In: 10, Out: 1}
+	}}, 10)...)
+	task := addTask(t, e.suite, "holdout", "typeless")
+	h := e.hostile(t, attackFor(t, "wire-typeless-image-part").harness(), map[string]string{"outside": outside.URL})
+	if _, err := e.a.RunTask(ctx(), h, task, 0, false); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := got.Load().(string); d != "" {
+		t.Errorf("a sandbox with no network sent the task's prompt to an outside server through a content part without a type: %q", d)
+	}
+}
