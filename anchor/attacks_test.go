@@ -710,6 +710,12 @@ func heapPeak(run func() (Run, error)) (Run, int64, error) {
 	return r, int64(top) - int64(before.HeapInuse), err
 }
 
+// runsOf returns every runs row of a harness, infra included.
+func runsOf(t testing.TB, e *testEnv, hash string) []Run {
+	t.Helper()
+	return must(scan(e.a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE harness_hash = ? ORDER BY created_at`, hash))
+}
+
 // hostile snapshots a hostile harness: files holds it by path (main.go,
 // go.mod, manifest.toml, ...), and tree/<path> the files it plants at
 // /work/task/<path>; without a main.go the harness is the planter

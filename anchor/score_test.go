@@ -320,3 +320,65 @@ func TestModuleInASubfolderScoresFully(t *testing.T) {
 		t.Errorf("honest work in a module under sub/ scored %d of %d (outcome %q)", s.Passed, s.Total, s.Outcome)
 	}
 }
+
+// A JUnit report with no test case, after a command that exits 0, was
+// scored 0 of 0, a NaN score (score-junit-empty-report.txtar: the agent's
+// calc.py skips itself). SQLite stores NaN as NULL, so the run cache for
+// that harness and task could never be read again: every later run, eval
+// or apply that needed it failed with "read the run cache", and with that
+// harness the head every apply was interrupted. The score must be a
+// number, and the run served from the cache after.
+func TestEmptyJUnitReportIsAFailure(t *testing.T) {
+	e := newEnv(t)
+	task := addJUnitTask(t, e.suite, "nan")
+	h := e.hostile(t, attackFor(t, "score-junit-empty-report").harness(), nil)
+	r, err := e.a.RunTask(ctx(), h, task, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first run: outcome %q, %d/%d, score %v", r.Outcome, r.Passed, r.Total, r.Score)
+	if !(r.Score >= 0 && r.Score <= 1) {
+		t.Errorf("the run's score is %v (%d of %d)", r.Score, r.Passed, r.Total)
+	}
+	again, err := e.a.RunTask(ctx(), h, task, 0, false)
+	if err != nil {
+		t.Errorf("the run cache for this harness and task is unreadable: %v", err)
+	} else if !again.Cached {
+		t.Errorf("the run was not served from the cache: outcome %q", again.Outcome)
+	}
+}
+
+// The NaN of the test above, in an apply (score-junit-nan-train-mean.txtar):
+// a candidate that really helps on holdout, five tasks of five, and
+// sabotages the one train task, a JUnit task, so that an honest 0 there
+// must reject it. Its train mean was NaN instead, NaN <= 0.5 is false, and
+// the gate accepted it; the accepted head's train run could no longer be
+// read from the cache, so the next apply, whatever it proposed, was
+// interrupted: the ledger was stuck until an operator rolled back.
+func TestNaNTrainMeanNeverPassesTheGate(t *testing.T) {
+	e := newEnv(t, repeat(fixer("HELPS"), 1<<12)...)
+	addJUnitTask(t, e.suite, "j-calc")
+	for i := range 5 {
+		addTask(t, e.suite, "holdout", fmt.Sprintf("h-%d", i))
+	}
+	dir := copyHarness(t)
+	if err := e.a.Init(ctx(), dir); err != nil {
+		t.Fatal(err)
+	}
+	component, edit := attackFor(t, "score-junit-nan-train-mean").edit()
+	if err := e.a.Apply(ctx(), e.candidate(t, component, makeDiff(t, dir, map[string]string{component: edit}))); err != nil {
+		t.Fatal(err)
+	}
+	g := e.last(t)
+	t.Logf("candidate: %s: %s (train_post %v)", g.Decision, g.Reason, g.TrainPost)
+	if g.Decision == "accept" {
+		t.Errorf("a candidate that scored nothing on train was accepted: %s", g.Reason)
+	}
+	prompt := readHarness(t, dir, "system_prompt.md")
+	err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be brief.\n"})))
+	next := e.last(t)
+	t.Logf("the next apply: %s: %.160s (%v)", next.Decision, next.Reason, err)
+	if next.Decision == "interrupted" {
+		t.Errorf("every later apply is interrupted: %.160s", next.Reason)
+	}
+}
