@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -242,82 +243,58 @@ func TestPanickingTestFails(t *testing.T) {
 	}
 }
 
-// scoreHonest scores agent (the task's repo with the files of fix written
-// over it) for a task of command, repo and hidden, straight through
-// ScoreTree: no harness, a few seconds.
-func scoreHonest(t *testing.T, command string, repo, hidden, fix map[string]string) Scored {
+// addJUnitTask writes a Python task scored from a JUnit report its own
+// runner (hidden/) writes.
+func addJUnitTask(t *testing.T, suite, id string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "train", "honest")
-	files := map[string]string{"task.toml": "prompt = \"Fix it.\"\ntest = " + strconvQuote(command) + "\ntimeout = \"120s\"\n"}
-	agent := map[string][]byte{}
-	for name, b := range repo {
-		files["repo/"+name] = b
-		agent[name] = []byte(b)
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("needs /usr/bin/python3 inside the sandbox")
 	}
-	for name, b := range hidden {
-		files["hidden/"+name] = b
-	}
-	for name, b := range fix {
-		agent[name] = []byte(b)
-	}
-	writeFiles(t, dir, files)
-	task, err := LoadTask(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := ScoreTree(ctx(), task, agent, filepath.Join(t.TempDir(), "score"), 0)
-	t.Logf("%d of %d, outcome %q: %s", s.Passed, s.Total, s.Outcome, s.Error)
-	return s
+	dir := filepath.Join(suite, "train", id)
+	runner := "import sys, unittest\nfrom xml.sax.saxutils import quoteattr\ncases = []\n" +
+		"class R(unittest.TestResult):\n    def addSuccess(self, t): cases.append((t.id(), ''))\n" +
+		"    def addFailure(self, t, e): cases.append((t.id(), '<failure/>'))\n    def addError(self, t, e): cases.append((t.id(), '<error/>'))\n" +
+		"r = R()\nunittest.defaultTestLoader.discover('.', pattern='test_*.py').run(r)\n" +
+		"with open('report.xml', 'w') as f:\n    f.write('<testsuite>' + ''.join('<testcase name=%s>%s</testcase>' % (quoteattr(n), x) for n, x in cases) + '</testsuite>')\n" +
+		"sys.exit(0 if r.wasSuccessful() else 1)\n"
+	tests := "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n" +
+		"    def test_two(self):\n        self.assertEqual(add(1, 1), 2)\n"
+	writeFiles(t, dir, map[string]string{
+		"task.toml":           "prompt = \"add is wrong. Fix it.\"\ntest = \"python3 run_tests.py\"\njunit = \"report.xml\"\ntimeout = \"60s\"\n",
+		"repo/calc.py":        "def add(a, b):\n    return a - b\n",
+		"repo/test_calc.py":   tests,
+		"hidden/test_calc.py": tests,
+		"hidden/run_tests.py": runner,
+		"reference/calc.py":   "def add(a, b):\n    return a + b\n",
+	})
+	return dir
 }
 
-const sumTests = "import \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n"
-
-const moreTests = "import \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Fatalf(\"Sum = %d, want 6\", got)\n\t}\n}\n"
-
-// Honest work in task shapes the scoring that compiles first must keep: an
-// external test package beside an internal one, two hidden files in one
-// folder, a hidden file with a build constraint, hidden tests in two
-// folders, and a command that cds first. Each fixes Sum and must score
-// every test.
-func TestHonestShapesScoreFully(t *testing.T) {
-	gomod := "module example.com/h\n\ngo 1.26\n"
-	for _, tt := range []struct {
-		name, command string
-		repo, hidden  map[string]string
-		fix           map[string]string
-	}{
-		{"external and internal test packages, a build tag", "go test ./...",
-			map[string]string{"go.mod": gomod, "sum.go": buggySum},
-			map[string]string{"sum_test.go": "//go:build !windows\n\npackage sum\n\n" + sumTests,
-				"sum_x_test.go": "package sum_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/h\"\n)\n\nfunc TestThree(t *testing.T) {\n\tif sum.Sum([]int{1, 2, 3}) != 6 {\n\t\tt.Fatal(\"three\")\n\t}\n}\n"},
-			map[string]string{"sum.go": fixedSum}},
-		{"two folders, cd first", "cd . && go test ./...",
-			map[string]string{"go.mod": gomod, "a/sum.go": strings.Replace(buggySum, "package sum", "package a", 1), "b/c/sum.go": strings.Replace(buggySum, "package sum", "package c", 1)},
-			map[string]string{"a/sum_test.go": "package a\n\n" + sumTests, "a/more_test.go": "package a\n\n" + moreTests, "b/c/more_test.go": "package c\n\n" + moreTests},
-			map[string]string{"a/sum.go": strings.Replace(fixedSum, "package sum", "package a", 1), "b/c/sum.go": strings.Replace(fixedSum, "package sum", "package c", 1)}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			s := scoreHonest(t, tt.command, tt.repo, tt.hidden, tt.fix)
-			if s.Outcome != "" || s.Passed != s.Total || s.Total < 2 {
-				t.Errorf("honest work scored %d of %d (outcome %q): %s", s.Passed, s.Total, s.Outcome, s.Error)
+// JUnit scoring read whatever report.xml was after the command: code the
+// tests import replaces it with a FIFO (score-junit-report-fifo.txtar), on
+// which the anchor's read blocked forever, and the whole apply hung. The
+// run must end; a hung read is released so that the test ends too.
+func TestJUnitReportFIFODoesNotHang(t *testing.T) {
+	e := newEnv(t)
+	task := addJUnitTask(t, e.suite, "junit")
+	h := e.hostile(t, attackFor(t, "score-junit-report-fifo").harness(), nil)
+	done := make(chan Run, 1)
+	go func() {
+		r, _ := e.a.RunTask(ctx(), h, task, 0, true)
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		t.Logf("outcome %q score %v: %s", r.Outcome, r.Score, r.Error)
+	case <-time.After(45 * time.Second):
+		t.Error("scoring hangs on a FIFO left at the JUnit report's path")
+		fifos, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", "score", "work", "task", "report.xml"))
+		for _, f := range fifos { // release the anchor's read
+			if w, err := os.OpenFile(f, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
 			}
-		})
-	}
-}
-
-// A false 0 in a shape the brief names: a command that cds into the
-// module (go.mod in sub/). count keyed hidden tests by the root go.mod,
-// absent here, so the key was "command-line-arguments/sub" while go test
-// reports "example.com/h". Nothing matched; honest work scored 0 of 2
-// (and a canary was never seen, so a forger was not caught either). The
-// key is the nearest go.mod above the hidden file's folder, with the path
-// below it.
-func TestModuleInASubfolderScoresFully(t *testing.T) {
-	s := scoreHonest(t, "cd sub && go test ./...", map[string]string{"sub/go.mod": "module example.com/h\n\ngo 1.26\n", "sub/sum.go": buggySum},
-		map[string]string{"sub/sum_test.go": "package sum\n\n" + sumTests, "sub/more_test.go": "package sum\n\n" + moreTests},
-		map[string]string{"sub/sum.go": fixedSum})
-	if s.Outcome != "" || s.Passed != s.Total {
-		t.Errorf("honest work in a module under sub/ scored %d of %d (outcome %q)", s.Passed, s.Total, s.Outcome)
+		}
+		<-done
 	}
 }
 
@@ -380,5 +357,83 @@ func TestNaNTrainMeanNeverPassesTheGate(t *testing.T) {
 	t.Logf("the next apply: %s: %.160s (%v)", next.Decision, next.Reason, err)
 	if next.Decision == "interrupted" {
 		t.Errorf("every later apply is interrupted: %.160s", next.Reason)
+	}
+}
+
+// scoreHonest scores agent (the task's repo with the files of fix written
+// over it) for a task of command, repo and hidden, straight through
+// ScoreTree: no harness, a few seconds.
+func scoreHonest(t *testing.T, command string, repo, hidden, fix map[string]string) Scored {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "train", "honest")
+	files := map[string]string{"task.toml": "prompt = \"Fix it.\"\ntest = " + strconvQuote(command) + "\ntimeout = \"120s\"\n"}
+	agent := map[string][]byte{}
+	for name, b := range repo {
+		files["repo/"+name] = b
+		agent[name] = []byte(b)
+	}
+	for name, b := range hidden {
+		files["hidden/"+name] = b
+	}
+	for name, b := range fix {
+		agent[name] = []byte(b)
+	}
+	writeFiles(t, dir, files)
+	task, err := LoadTask(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ScoreTree(ctx(), task, agent, filepath.Join(t.TempDir(), "score"), 0)
+	t.Logf("%d of %d, outcome %q: %s", s.Passed, s.Total, s.Outcome, s.Error)
+	return s
+}
+
+const sumTests = "import \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n"
+const moreTests = "import \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Fatalf(\"Sum = %d, want 6\", got)\n\t}\n}\n"
+
+// Honest work in task shapes the scoring that compiles first must keep: an
+// external test package beside an internal one, two hidden files in one
+// folder, a hidden file with a build constraint, hidden tests in two
+// folders, and a command that cds first. Each fixes Sum and must score
+// every test.
+func TestHonestShapesScoreFully(t *testing.T) {
+	gomod := "module example.com/h\n\ngo 1.26\n"
+	for _, tt := range []struct {
+		name, command string
+		repo, hidden  map[string]string
+		fix           map[string]string
+	}{
+		{"external and internal test packages, a build tag", "go test ./...",
+			map[string]string{"go.mod": gomod, "sum.go": buggySum},
+			map[string]string{"sum_test.go": "//go:build !windows\n\npackage sum\n\n" + sumTests,
+				"sum_x_test.go": "package sum_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/h\"\n)\n\nfunc TestThree(t *testing.T) {\n\tif sum.Sum([]int{1, 2, 3}) != 6 {\n\t\tt.Fatal(\"three\")\n\t}\n}\n"},
+			map[string]string{"sum.go": fixedSum}},
+		{"two folders, cd first", "cd . && go test ./...",
+			map[string]string{"go.mod": gomod, "a/sum.go": strings.Replace(buggySum, "package sum", "package a", 1), "b/c/sum.go": strings.Replace(buggySum, "package sum", "package c", 1)},
+			map[string]string{"a/sum_test.go": "package a\n\n" + sumTests, "a/more_test.go": "package a\n\n" + moreTests, "b/c/more_test.go": "package c\n\n" + moreTests},
+			map[string]string{"a/sum.go": strings.Replace(fixedSum, "package sum", "package a", 1), "b/c/sum.go": strings.Replace(fixedSum, "package sum", "package c", 1)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scoreHonest(t, tt.command, tt.repo, tt.hidden, tt.fix)
+			if s.Outcome != "" || s.Passed != s.Total || s.Total < 2 {
+				t.Errorf("honest work scored %d of %d (outcome %q): %s", s.Passed, s.Total, s.Outcome, s.Error)
+			}
+		})
+	}
+}
+
+// A false 0 in a shape the brief names: a command that cds into the
+// module (go.mod in sub/). count keyed hidden tests by the root go.mod,
+// absent here, so the key was "command-line-arguments/sub" while go test
+// reports "example.com/h". Nothing matched; honest work scored 0 of 2
+// (and a canary was never seen, so a forger was not caught either). The
+// key is the nearest go.mod above the hidden file's folder, with the path
+// below it.
+func TestModuleInASubfolderScoresFully(t *testing.T) {
+	s := scoreHonest(t, "cd sub && go test ./...", map[string]string{"sub/go.mod": "module example.com/h\n\ngo 1.26\n", "sub/sum.go": buggySum},
+		map[string]string{"sub/sum_test.go": "package sum\n\n" + sumTests, "sub/more_test.go": "package sum\n\n" + moreTests},
+		map[string]string{"sub/sum.go": fixedSum})
+	if s.Outcome != "" || s.Passed != s.Total {
+		t.Errorf("honest work in a module under sub/ scored %d of %d (outcome %q)", s.Passed, s.Total, s.Outcome)
 	}
 }
