@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -632,6 +633,9 @@ func checkRun(r Run, w want) string {
 	}
 	return ""
 }
+
+// wrote finds what a harness says it wrote ("wrote 96 MiB").
+var wrote = regexp.MustCompile(`wrote (\d+) MiB`)
 
 // checkTask checks one expectation only a task run has: runs are the
 // harness's rows in the ledger, grew how far the anchor's heap grew.

@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -727,6 +728,35 @@ func TestProxyTextOnly(t *testing.T) {
 	if resp.StatusCode != 400 {
 		t.Errorf("an image in the system blocks: %d %s", resp.StatusCode, out)
 	}
+}
+
+// A harness hammers the model socket with 32 parallel clients and every
+// trick of issue 11 (proxy-overspend.txtar) against an upstream that always
+// talks until cut off: the upstream serves no more than the budget and one
+// capped reply, and the ledger records what it served.
+func TestHostileHarnessCannotOverspend(t *testing.T) {
+	var served, requests atomic.Int64
+	talker := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		var body struct {
+			MaxTokens int `json:"max_tokens"`
+		}
+		json.Unmarshal(r.Body, &body)
+		out := cmp.Or(body.MaxTokens, 100000) // no cap: it talks on
+		served.Add(int64(100 + out))
+		requests.Add(1)
+		return fakemodel.Step{Text: "blah", In: 100, Out: out}
+	}}
+	e := newEnv(t, repeat(talker, 1<<14)...)
+	e.a.Budget = 5000
+	task := addTask(t, e.suite, "train", "spender")
+	r, err := e.a.RunTask(ctx(), e.hostile(t, attackFor(t, "proxy-overspend").harness(), nil), task, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if served.Load() > e.a.Budget+1000 || r.TokensIn+r.TokensOut != served.Load() {
+		t.Errorf("budget %d: upstream served %d tokens in %d requests; the ledger says %d", e.a.Budget, served.Load(), requests.Load(), r.TokensIn+r.TokensOut)
+	}
+	t.Logf("budget %d: upstream served %d tokens in %d requests", e.a.Budget, served.Load(), requests.Load())
 }
 
 // MODEL_OPTIONS keys were written over the request's (I1) only key by key:
