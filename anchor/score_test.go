@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -71,35 +70,6 @@ func padding(n int) string {
 		fmt.Fprintf(&b, `{"Action":"pass","Package":"example.com/s","Test":"TestPad%d"}`+"\n", i)
 	}
 	return b.String()
-}
-
-func TestScreen(t *testing.T) {
-	repo := map[string][]byte{"sum.go": []byte(buggySum), "log.go": []byte("package sum\n\nimport (\n\t\"log\"\n\t\"os\"\n)\n\nvar logger = log.New(os.Stderr, \"\", 0)\n")}
-	tests := []struct {
-		name, file, body string
-		forged           bool
-	}{
-		{"the fix", "sum.go", fixedSum, false},
-		{"a package logger on os.Stderr is fine", "log2.go", "package sum\n\nimport (\n\t\"log\"\n\t\"os\"\n)\n\nvar l2 = log.New(os.Stdout, \"\", 0)\n", false},
-		{"untouched files are not screened", "log.go", string(repo["log.go"]), false},
-		{"framing byte", "f.go", "package sum\n\nconst m = \"\\x16=== RUN\"\n", true},
-		{"a pass literal without the framing byte is only text to test2json", "f.go", "package sum\n\nvar m = \"--- PASS: TestThree\"\n", false},
-		{"a syscall constant in a package variable", "f.go", "package sum\n\nimport \"syscall\"\n\nvar errMissing = syscall.ENOENT\n", false},
-		{"testing outside a test", "f.go", "package sum\n\nimport \"testing\"\n\nvar _ = testing.Short\n", true},
-		{"init exits", "f.go", "package sum\n\nimport \"os\"\n\nfunc init() { os.Exit(0) }\n", true},
-		{"init writes", "f.go", "package sum\n\nimport \"os\"\n\nfunc init() { os.Stdout.WriteString(\"x\") }\n", true},
-		{"init prints", "f.go", "package sum\n\nfunc init() { println(\"x\") }\n", true},
-		{"package variable prints", "f.go", "package sum\n\nimport \"fmt\"\n\nvar _, _ = fmt.Println(\"x\")\n", true},
-		{"syscall at start-up", "f.go", "package sum\n\nimport \"syscall\"\n\nvar _ = syscall.Getpid()\n", true},
-		{"a method named init is fine", "f.go", "package sum\n\nimport \"os\"\n\ntype T struct{}\n\nfunc (T) init() { os.Exit(1) }\n", false},
-		{"agent test files are dropped, not screened", "x_test.go", "package sum\n\nconst m = \"--- PASS\"\n", false},
-	}
-	for _, tt := range tests {
-		agent := map[string][]byte{"sum.go": []byte(buggySum), "log.go": repo["log.go"], tt.file: []byte(tt.body)}
-		if got := screen(agent, repo); (got != "") != tt.forged {
-			t.Errorf("%s: screen = %q, want forged %v", tt.name, got, tt.forged)
-		}
-	}
 }
 
 // scoreTree runs the real scoring sandbox on an agent tree.
@@ -173,54 +143,6 @@ func TestPlantedReportDoesNotCount(t *testing.T) {
 	fake := `<testsuite><testcase name="a"/><testcase name="b"/><testcase name="c"/></testsuite>`
 	if r := scoreTree(t, e, task, map[string]string{"out/report.xml": fake, "check.sh": "exit 0\n"}); r.Passed != 0 {
 		t.Errorf("planted report counted: %d/%d", r.Passed, r.Total)
-	}
-}
-
-func TestLoadTask(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "holdout", "t1")
-	writeFiles(t, dir, map[string]string{"repo/x": "", "task.toml": "# a task\nprompt = \"\"\"\nLine one.\nLine \"two\".\n\"\"\"\ntest = 'go test ./...'\ntimeout = \"90s\"\n"})
-	task, err := LoadTask(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if task.Prompt != "Line one.\nLine \"two\".\n" || task.Test != "go test ./..." || task.Timeout != 90*time.Second || task.Split != "holdout" || task.ID != "t1" {
-		t.Errorf("task = %+v", task)
-	}
-	if task.ScoreCommand() != "go test -json -exec /opt/score/hide ./..." {
-		t.Errorf("score command = %q", task.ScoreCommand())
-	}
-	if task.Group != "t1" {
-		t.Errorf("group = %q, want the task's id when task.toml names none", task.Group)
-	}
-	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("prompt = \"x\"\ntest = \"y\"\ngroup = \"sum\"\n"), 0o644)
-	if task, err := LoadTask(dir); err != nil || task.Group != "sum" {
-		t.Errorf("group = %q (%v), want sum", task.Group, err)
-	}
-	for _, bad := range []string{"prompt = \"x\"\n", "test = \"x\"\n", "prompt = \"\"\"\nnever closed\ntest = \"x\"\n", "prompt = \"x\"\ntest = \"y\"\ntimeout = \"soon\"\n"} {
-		os.WriteFile(filepath.Join(dir, "task.toml"), []byte(bad), 0o644)
-		if _, err := LoadTask(dir); err == nil {
-			t.Errorf("accepted task.toml %q", bad)
-		}
-	}
-}
-
-// A canary is named from the words of the tests beside it, never as a
-// function already there, and with random letters where there are no words.
-func TestCanaryName(t *testing.T) {
-	files := map[string][]byte{
-		"sum_test.go":     []byte("package sum\n\nfunc TestSumEmpty(t *testing.T) {}\n\nfunc TestSumLarge(t *testing.T) {}\n"),
-		"sum.go":          []byte("package sum\n\nfunc TestSumSum() {}\n\nfunc Sum() {}\n"),
-		"other/x_test.go": []byte("package other\n\nfunc TestOtherThing(t *testing.T) {}\n"),
-	}
-	shape := regexp.MustCompile(`^Test(Sum|Empty|Large)(Sum|Empty|Large)$`)
-	for range 200 {
-		name := canaryName(files, ".")
-		if !shape.MatchString(name) || name == "TestSumEmpty" || name == "TestSumLarge" || name == "TestSumSum" {
-			t.Fatalf("canary name %q: want two words of the tests beside it, no name already there", name)
-		}
-	}
-	if name := canaryName(map[string][]byte{"a.go": []byte("package a\n")}, "."); !regexp.MustCompile(`^Test[A-Z2-7][a-z2-7]{9}$`).MatchString(name) {
-		t.Errorf("canary name without words: %q", name)
 	}
 }
 
