@@ -8,6 +8,7 @@ require (
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
 	github.com/openai/openai-go/v3 v3.98.0
+	golang.org/x/tools v0.52.0
 	modernc.org/sqlite v1.62.0
 	ratchet/harness v0.0.0
 )

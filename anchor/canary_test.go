@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -142,5 +143,25 @@ func TestCanaryAvoidsAConstrainedFile(t *testing.T) {
 		if len(keys) != 1 || string(files["a_test.go"]) != constrained {
 			t.Fatalf("the canary went into the file behind a build constraint:\n%s", files["a_test.go"])
 		}
+	}
+}
+
+// A canary is named from the words of the tests beside it, never as a
+// function already there, and with random letters where there are no words.
+func TestCanaryName(t *testing.T) {
+	files := map[string][]byte{
+		"sum_test.go":     []byte("package sum\n\nfunc TestSumEmpty(t *testing.T) {}\n\nfunc TestSumLarge(t *testing.T) {}\n"),
+		"sum.go":          []byte("package sum\n\nfunc TestSumSum() {}\n\nfunc Sum() {}\n"),
+		"other/x_test.go": []byte("package other\n\nfunc TestOtherThing(t *testing.T) {}\n"),
+	}
+	shape := regexp.MustCompile(`^Test(Sum|Empty|Large)(Sum|Empty|Large)$`)
+	for range 200 {
+		name := canaryName(files, ".")
+		if !shape.MatchString(name) || name == "TestSumEmpty" || name == "TestSumLarge" || name == "TestSumSum" {
+			t.Fatalf("canary name %q: want two words of the tests beside it, no name already there", name)
+		}
+	}
+	if name := canaryName(map[string][]byte{"a.go": []byte("package a\n")}, "."); !regexp.MustCompile(`^Test[A-Z2-7][a-z2-7]{9}$`).MatchString(name) {
+		t.Errorf("canary name without words: %q", name)
 	}
 }

@@ -151,3 +151,6 @@ func (a *Anchor) extract(hash, dst string) error {
 	}
 	return WriteTree(dst, files)
 }
+
+// strconvQuote quotes s as a TOML basic string.
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -61,3 +61,21 @@ func TestHiderMatchesTheConcatenation(t *testing.T) {
 		}
 	}
 }
+
+// A false 0 the stubs brought: compileTests cut every hidden *_test.go to
+// "package <name>\n", dropping its build constraint. A hidden folder that
+// holds an ignored helper (//go:build ignore, package main: a generator
+// kept beside the tests) compiled in the first step, where the constraint
+// held; in the second its stub was "package main" with no constraint, go
+// test failed to build the folder ("found packages sum and main"), no
+// binary ran and every hidden test counted failed: honest work scored 0 of
+// 2. The hidden file keeps its //go:build lines wherever it is built.
+func TestHiddenFileKeepsItsBuildConstraint(t *testing.T) {
+	s := scoreHonest(t, "go test ./...", map[string]string{"go.mod": "module example.com/h\n\ngo 1.26\n", "sum.go": buggySum},
+		map[string]string{"sum_test.go": "package sum\n\n" + sumTests, "more_test.go": "package sum\n\n" + moreTests,
+			"gen_test.go": "//go:build ignore\n\npackage main\n\nfunc main() {}\n"},
+		map[string]string{"sum.go": fixedSum})
+	if s.Outcome != "" || s.Passed != s.Total {
+		t.Errorf("honest work scored %d of %d (outcome %q) because a hidden file's stub lost its //go:build ignore", s.Passed, s.Total, s.Outcome)
+	}
+}

@@ -45,7 +45,7 @@ func TestHonestCodeCallsATestFilesHelper(t *testing.T) {
 		{"shout-sub", "cd sub && go test -count=1 ./...", "sub/"},
 	} {
 		task := addShoutTask(t, e.suite, "train", tt.id, tt.command, tt.sub)
-		r, err := e.a.RunTask(ctx(), hostileMain(t, e, plant(map[string]string{"/work/task/" + tt.sub + "greet.go": shoutingGreet})), task, 0, true)
+		r, err := e.a.RunTask(ctx(), e.hostile(t, map[string]string{"tree/" + tt.sub + "greet.go": shoutingGreet}, nil), task, 0, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestScoringBuildFailureIsNamed(t *testing.T) {
 	e := newEnv(t)
 	task := addShoutTask(t, e.suite, "train", "whisper", "go test ./...", "")
 	broken := "package greet\n\nfunc Greet(name string) string { return Whisper(name) }\n"
-	r, err := e.a.RunTask(ctx(), hostileMain(t, e, plant(map[string]string{"/work/task/greet.go": broken})), task, 0, true)
+	r, err := e.a.RunTask(ctx(), e.hostile(t, map[string]string{"tree/greet.go": broken}, nil), task, 0, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,14 +10,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // indexRow is one row of anchor/README.md's defence index.
 var indexRow = regexp.MustCompile("^\\| *([^|]+?) *\\| *`([a-z0-9_/]+\\.go)` *\\| *`([A-Za-z0-9_.]+)` *\\| *([^|]+?) *\\|$")
 
 // TestDefenceIndex holds anchor/README.md to the code: every row names a
-// file of the anchor, a function declared in it and tests that exist, so
-// the index a reviewer audits from cannot drift from what it indexes.
+// file of the anchor, a function declared in it and tests that exist (a
+// subtest TestAttacks/<name> being an archive TestAttacks plays), so the
+// index a reviewer audits from cannot drift from what it indexes.
 func TestDefenceIndex(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
@@ -63,7 +66,7 @@ func TestDefenceIndex(t *testing.T) {
 		} else if !decls[file][fn] {
 			t.Errorf("%s: %s declares no function %s", m[1], file, fn)
 		}
-		named := regexp.MustCompile("`(Test[A-Za-z0-9_]+)`").FindAllStringSubmatch(m[4], -1)
+		named := regexp.MustCompile("`(Test[A-Za-z0-9_]+)(/[a-z0-9-]+)?`").FindAllStringSubmatch(m[4], -1)
 		if len(named) == 0 {
 			t.Errorf("%s: no test named", m[1])
 		}
@@ -71,11 +74,26 @@ func TestDefenceIndex(t *testing.T) {
 			if !tests[n[1]] {
 				t.Errorf("%s: no test %s in anchor/", m[1], n[1])
 			}
+			// TestAttacks names a subtest after each archive it plays.
+			if n[2] != "" && (n[1] != "TestAttacks" || !playedByTable(n[2][1:])) {
+				t.Errorf("%s: no subtest %s%s: subtests named here are TestAttacks' archives", m[1], n[1], n[2])
+			}
 		}
 	}
 	if rows < 20 {
 		t.Errorf("the index has %d rows; want every invariant and every row of the threat model", rows)
 	}
+}
+
+// playedByTable reports whether testdata/attacks holds an archive of that
+// name that TestAttacks plays (not one a test of its own plays).
+func playedByTable(name string) bool {
+	ar, err := txtar.ParseFile(filepath.Join(attacksDir, name+".txtar"))
+	if err != nil {
+		return false
+	}
+	a, err := parseAttack(name, ar)
+	return err == nil && a.runBy == ""
 }
 
 // TestTracesServeTrainOnly: the evolver reads traces through anchor traces,

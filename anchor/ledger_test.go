@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"ratchet/harness/fakemodel"
 )
 
 // A generation can be rebuilt from the ledger alone: its parent's snapshot
@@ -202,5 +205,75 @@ INSERT INTO generations(gen, decision, reason) VALUES(0, 'baseline', 'old');`); 
 	}
 	if err := a.open(); err != nil {
 		t.Fatalf("second open: %v", err)
+	}
+}
+
+// An anchor killed in the middle of a run (SIGKILL: the OOM killer, a
+// reboot of the job runner) must leave nothing behind once the next anchor
+// opens the ledger: no mounts, no cgroups, no processes. The child is this
+// test binary, running a harness that sleeps (ledger-killed-anchor.txtar).
+func TestKilledAnchorLeavesNothingBehind(t *testing.T) {
+	if home := os.Getenv("KILLED_ANCHOR_HOME"); home != "" {
+		srv, err := fakemodel.Start()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := &Anchor{Home: home, Tasks: filepath.Join(home, "suite"), Jobs: 1, Budget: 1000, Repeats: 1, Alpha: 0.05,
+			API: "openai", URL: srv.URL, ModelName: "scripted", Out: os.Stdout}
+		if err := a.open(); err != nil {
+			t.Fatal(err)
+		}
+		task := addTask(t, a.Tasks, "train", "killed")
+		sleeper := (&testEnv{a: a}).hostile(t, attackFor(t, "ledger-killed-anchor").harness(), nil)
+		a.RunTask(ctx(), sleeper, task, 0, true)
+		return
+	}
+	home := t.TempDir()
+	child := exec.Command(os.Args[0], "-test.run=^TestKilledAnchorLeavesNothingBehind$", "-test.count=1")
+	childTmp := filepath.Join(home, "child-tmp") // the killed child never removes its own temporary folders
+	if err := os.Mkdir(childTmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	child.Env = append(os.Environ(), "KILLED_ANCHOR_HOME="+home, "TMPDIR="+childTmp)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := strconv.Itoa(child.Process.Pid)
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if started, _ := filepath.Glob(filepath.Join(home, "tmp", pid, "*", "agent", "work", "started")); len(started) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			child.Process.Kill()
+			t.Fatal("the child anchor never started its sandbox")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	child.Process.Kill()
+	child.Wait()
+	time.Sleep(time.Second)
+	next := &Anchor{Home: home}
+	if err := next.open(); err != nil {
+		t.Fatal(err)
+	}
+	next.db.Close()
+	mounts, _ := os.ReadFile("/proc/self/mountinfo")
+	if n := strings.Count(string(mounts), home); n > 0 {
+		t.Errorf("%d mounts under the ledger's home left behind", n)
+	}
+	for _, c := range []string{"pids", "memory"} {
+		if left, _ := filepath.Glob("/sys/fs/cgroup/" + c + "/ratchet-" + pid + "-*"); len(left) > 0 {
+			t.Errorf("cgroups left behind: %v", left)
+			for _, d := range left {
+				os.Remove(d)
+			}
+		}
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), home) {
+			t.Errorf("a process outlived its anchor: %s: %q", p, strings.ReplaceAll(string(b), "\x00", " "))
+		}
 	}
 }

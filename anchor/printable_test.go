@@ -1,6 +1,9 @@
 package anchor
 
 import (
+	"bytes"
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -24,5 +27,47 @@ func TestPrintableLeavesNoControl(t *testing.T) {
 	}
 	if got := Printable(strings.Repeat("é", 50), 10); got != strings.Repeat("é", 10)+"…" {
 		t.Errorf("capped at 10 runes: %q", got)
+	}
+}
+
+// A crash was recorded with the last 300 bytes of the harness's own output,
+// and Evaluate printed each run's error raw on the operator's terminal
+// (its progress line). So the harness wrote escape sequences to the
+// terminal of whoever runs anchor eval or apply
+// (printable-terminal-escapes.txtar): OSC 52 sets the clipboard (here to a
+// shell command) on the terminals that allow it, CSI sequences erase the
+// line and print a progress line of the harness's choosing, or hide what
+// the anchor prints after. The same text went into runs.error, and from a
+// rejected train run into generations.reason, which anchor log printed
+// raw. The anchor must print no ESC or BEL, and start no line of the
+// harness's.
+func TestRunOutputReachesNoTerminal(t *testing.T) {
+	e := newEnv(t)
+	addTask(t, e.suite, "train", "terminal")
+	h := e.hostile(t, attackFor(t, "printable-terminal-escapes").harness(), nil)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = w
+	printed := make(chan []byte)
+	go func() {
+		b, _ := io.ReadAll(r)
+		printed <- b
+	}()
+	_, err = e.a.Evaluate(ctx(), h, "train", true)
+	os.Stderr = saved
+	w.Close()
+	out := <-printed
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the anchor printed %q", out)
+	if bytes.ContainsRune(out, 0x1b) || bytes.ContainsRune(out, 0x07) {
+		t.Errorf("the harness's escape sequences reached the operator's terminal")
+	}
+	if bytes.Contains(out, []byte("\ntrain 1/1 mean 1.000")) {
+		t.Errorf("the harness's output started a line of the operator's terminal")
 	}
 }

@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -726,5 +727,69 @@ func TestProxyTextOnly(t *testing.T) {
 	resp, out := post(t, c, "/v1/messages", `{"system":[{"type":"image","source":{"type":"base64","data":"AAAA"}}],"messages":[]}`)
 	if resp.StatusCode != 400 {
 		t.Errorf("an image in the system blocks: %d %s", resp.StatusCode, out)
+	}
+}
+
+// A harness hammers the model socket with 32 parallel clients and every
+// trick of issue 11 (proxy-overspend.txtar) against an upstream that always
+// talks until cut off: the upstream serves no more than the budget and one
+// capped reply, and the ledger records what it served.
+func TestHostileHarnessCannotOverspend(t *testing.T) {
+	var served, requests atomic.Int64
+	talker := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		var body struct {
+			MaxTokens int `json:"max_tokens"`
+		}
+		json.Unmarshal(r.Body, &body)
+		out := cmp.Or(body.MaxTokens, 100000) // no cap: it talks on
+		served.Add(int64(100 + out))
+		requests.Add(1)
+		return fakemodel.Step{Text: "blah", In: 100, Out: out}
+	}}
+	e := newEnv(t, repeat(talker, 1<<14)...)
+	e.a.Budget = 5000
+	task := addTask(t, e.suite, "train", "spender")
+	r, err := e.a.RunTask(ctx(), e.hostile(t, attackFor(t, "proxy-overspend").harness(), nil), task, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if served.Load() > e.a.Budget+1000 || r.TokensIn+r.TokensOut != served.Load() {
+		t.Errorf("budget %d: upstream served %d tokens in %d requests; the ledger says %d", e.a.Budget, served.Load(), requests.Load(), r.TokensIn+r.TokensOut)
+	}
+	t.Logf("budget %d: upstream served %d tokens in %d requests", e.a.Budget, served.Load(), requests.Load())
+}
+
+// MODEL_OPTIONS keys were written over the request's (I1) only key by key:
+// an operator who caps each reply with {"max_tokens": 256} was not obeyed
+// by an upstream that reads another name for the same limit first (vLLM
+// and OpenAI read max_completion_tokens before max_tokens, llama.cpp's
+// server n_predict). The harness asks with max_completion_tokens 8000
+// (proxy-max-tokens-alias.txtar); the fake upstream applies vLLM's rule and
+// records the limit it generated under, which must be the operator's.
+func TestOperatorsMaxTokensCapsEveryAlias(t *testing.T) {
+	var most atomic.Int64
+	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		var body struct {
+			MaxTokens           int64  `json:"max_tokens"`
+			MaxCompletionTokens *int64 `json:"max_completion_tokens"`
+		}
+		json.Unmarshal(r.Body, &body)
+		limit := body.MaxTokens
+		if body.MaxCompletionTokens != nil {
+			limit = *body.MaxCompletionTokens
+		}
+		if limit > most.Load() {
+			most.Store(limit)
+		}
+		return fakemodel.Step{Text: "ok", In: 20, Out: 5}
+	}}, 10)...)
+	e.a.Options = `{"max_tokens":256}`
+	task := addTask(t, e.suite, "train", "alias")
+	if _, err := e.a.RunTask(ctx(), e.hostile(t, attackFor(t, "proxy-max-tokens-alias").harness(), nil), task, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the operator's MODEL_OPTIONS max_tokens 256; the upstream generated under a limit of %d", most.Load())
+	if most.Load() > 256 {
+		t.Errorf("a reply was allowed %d tokens, past the operator's max_tokens of 256", most.Load())
 	}
 }

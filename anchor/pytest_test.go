@@ -231,7 +231,7 @@ func TestPytestThroughTheAnchor(t *testing.T) {
 		outcome Outcome
 		score   float64
 	}{{registerFromCode, "forged", 0}, {pyFixed, "ok", 1}} {
-		r, err := e.a.RunTask(ctx(), hostileMain(t, e, plant(map[string]string{"/work/task/calc.py": tt.calc})), task.Dir, 0, true)
+		r, err := e.a.RunTask(ctx(), e.hostile(t, map[string]string{"tree/calc.py": tt.calc}, nil), task.Dir, 0, true)
 		if err != nil {
 			t.Fatal(err)
 		}

