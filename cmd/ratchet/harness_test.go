@@ -112,6 +112,12 @@ func TestDoorsFindTheHarnessFromAnyFolder(t *testing.T) {
 		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
 		"MODEL_API=openai", "MODEL_URL=" + srv.URL, "MODEL_NAME=scripted", "MODEL_OPTIONS=",
 		"ANCHOR_JOBS=2", "ANCHOR_ALPHA=0.5"}} // two holdout tasks fixed: p = 0.25
+	// The machine's Ratchet cache (the anchor's warm build cache), as for
+	// the Go caches above: in the empty home the anchor would build it again,
+	// which is most of this test's time.
+	if cache, err := os.UserCacheDir(); err == nil {
+		u.env = append(u.env, "XDG_CACHE_HOME="+cache)
+	}
 	app := filepath.Join(home, "src", "app")
 	fresh := func() {
 		os.RemoveAll(app)
