@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +26,25 @@ import (
 // server is a `ratchet serve` process and what it printed at start.
 type server struct {
 	addr, token string
-	stderr      *strings.Builder
+	stderr      *lockedText
+}
+
+// lockedText is text one goroutine appends to while the test reads it.
+type lockedText struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedText) WriteString(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.WriteString(s)
+}
+
+func (l *lockedText) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 var (
@@ -44,7 +63,7 @@ func startServe(t *testing.T, bin string, env []string, args ...string) server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	s := server{stderr: &strings.Builder{}}
+	s := server{stderr: &lockedText{}}
 	ready := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(pipe)
