@@ -89,6 +89,7 @@ func startServe(t *testing.T, bin string, env []string, args ...string) server {
 // A hostile caller on the same machine, or a web page through the user's
 // browser, gets nothing run: every refusal comes before the agent starts.
 func TestServeBinaryRefusesStrangers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
@@ -183,6 +184,7 @@ func TestServeBinaryRefusesStrangers(t *testing.T) {
 // The OpenAI-compatible endpoint works from the official client with the
 // token as its API key, streaming included, as the README shows.
 func TestServeBinaryWithOpenAIClient(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
@@ -257,6 +259,7 @@ func port(addr string) string { return addr[strings.LastIndex(addr, ":")+1:] }
 // project, outcome, tokens in and out, time); a chat reply's usage splits
 // prompt and completion tokens as the model reported them.
 func TestServeBinaryLogsEachRequestAndTakesTheOnlyProject(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
