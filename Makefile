@@ -3,7 +3,7 @@
 GO ?= go
 BIN := $(CURDIR)/bin
 
-.PHONY: test demo build deps vet bench
+.PHONY: test test-short demo build deps vet bench
 
 deps:
 	@scripts/deps.sh
@@ -23,6 +23,14 @@ test: deps vet
 	cd harness && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) run ./cmd/ratchet tasks validate tasks/example
+
+# The loop while you work: the tests that run sandboxes, build the binaries
+# or start a browser or NATS for seconds skip under -short; make test runs
+# them all.
+test-short: export RATCHET_NO_BROWSER = 1
+test-short: deps
+	cd harness && $(GO) test -short -count=1 ./...
+	$(GO) test -short -count=1 ./...
 
 bench: deps
 	cd harness && $(GO) test -run '^$$' -bench . -benchmem ./...

@@ -17,8 +17,13 @@ import (
 )
 
 func TestAskFixesAndRecords(t *testing.T) {
+	t.Parallel()
 	for _, sandbox := range []bool{false, true} {
 		t.Run(map[bool]string{false: "direct", true: "sandbox"}[sandbox], func(t *testing.T) {
+			t.Parallel()
+			if sandbox && testing.Short() {
+				t.Skip("runs bubblewrap sandboxes: slow; run without -short")
+			}
 			d, srv := doortest.Open(t, doortest.Fixer, sandbox)
 			proj := doortest.Project(t)
 			var progress bytes.Buffer
@@ -53,6 +58,7 @@ func TestAskFixesAndRecords(t *testing.T) {
 }
 
 func TestSessionContinues(t *testing.T) {
+	t.Parallel()
 	d, srv := doortest.Open(t, doortest.Fixer, false)
 	proj := doortest.Project(t)
 	first, err := d.Ask(context.Background(), Request{Project: proj, Text: "Double is wrong; fix it."}, nil)
@@ -78,6 +84,7 @@ func TestSessionContinues(t *testing.T) {
 }
 
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	d, _ := doortest.Open(t, doortest.Fixer, false)
 	proj := doortest.Project(t)
 	tests := []struct {
@@ -110,6 +117,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestInterruptedRequestIsSavedWhole(t *testing.T) {
+	t.Parallel()
 	slow := func(r fakemodel.Request) fakemodel.Step {
 		time.Sleep(3 * time.Second)
 		return fakemodel.Step{Text: "late"}
@@ -208,6 +216,7 @@ func TestDotPath(t *testing.T) {
 }
 
 func TestRootsRefuseProjectsOutside(t *testing.T) {
+	t.Parallel()
 	root, other := t.TempDir(), doortest.Project(t)
 	inside := filepath.Join(root, "app")
 	os.Mkdir(inside, 0o755)
@@ -239,6 +248,7 @@ func TestHostEnvDropsCredentials(t *testing.T) {
 }
 
 func TestBudgetIsFiniteAndSaysWhenSpent(t *testing.T) {
+	t.Parallel()
 	d, srv := doortest.Open(t, func(r fakemodel.Request) fakemodel.Step {
 		return fakemodel.Step{Text: "reading", Calls: []fakemodel.Call{{ID: "c" + strconv.Itoa(len(r.Messages())), Name: "list_dir", Args: `{"path":"."}`}}, In: 300, Out: 100}
 	}, false, func(c *Config) { c.Budget = 3000; c.Test = "true" })

@@ -58,6 +58,7 @@ func call(id, name string, args map[string]string) fakemodel.Step {
 // cannot read the credential, write outside, or reach the network, and a
 // planted hook never reaches the project.
 func TestRunBinarySandboxContainsTheAgentsCode(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
@@ -120,6 +121,7 @@ func TestRunBinarySandboxContainsTheAgentsCode(t *testing.T) {
 // Without --sandbox the operator's tests run on the host as the user, but
 // without the credentials of the environment.
 func TestRunBinaryHostTestsGetNoCredentials(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
@@ -151,6 +153,7 @@ func TestRunBinaryHostTestsGetNoCredentials(t *testing.T) {
 // vendored fails its tests in the sandbox, and the record says why and
 // what to do.
 func TestRunBinarySandboxWritesBackOnlyTheAgentsChanges(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}

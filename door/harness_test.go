@@ -14,6 +14,7 @@ import (
 // is the built-in baseline, and a named ledger that is missing stops the
 // request before anything runs rather than falling back.
 func TestRecordSaysWhichHarnessRan(t *testing.T) {
+	t.Parallel()
 	d, _ := doortest.Open(t, doortest.Fixer, false, func(c *door.Config) { c.Harness = "" })
 	var progress bytes.Buffer
 	rec, err := d.Ask(context.Background(), door.Request{Project: doortest.Project(t), Text: "Double is wrong"}, &progress)

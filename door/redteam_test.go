@@ -68,6 +68,7 @@ func shProject(t *testing.T, dir string) string {
 // (as ui does for traces), and copy it into traces/ instead of renaming;
 // tail the same way.
 func TestRedteamSandboxTraceLinkReadsHostFile(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bubblewrap sandboxes")
 	}
@@ -135,6 +136,7 @@ func TestRedteamWriteBackThroughHardLink(t *testing.T) {
 // re-check EvalSymlinks(project) == project right before writeBack and
 // refuse on a change.
 func TestRedteamProjectSwappedAfterCheck(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bubblewrap sandboxes")
 	}
@@ -173,6 +175,7 @@ func TestRedteamProjectSwappedAfterCheck(t *testing.T) {
 // Fix: create RATCHET_HOME and its folders 0700 and sessions.db and traces
 // 0600 (chmod after SQLite creates the file; copy the trace with 0600).
 func TestRedteamRecordsReadableByOtherUsers(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "ratchet-home")
 	d, _ := openScripted(t, false, func(c *door.Config) { c.Home = home },
 		call("c1", "read_file", map[string]string{"path": "a.txt"}),
@@ -208,6 +211,7 @@ func TestRedteamRecordsReadableByOtherUsers(t *testing.T) {
 // RATCHET_HOME, the ledger the door runs, or the harness folder; and check
 // a cached build against a digest kept when it was built before running it.
 func TestRedteamProjectIsTheDoorsOwnHome(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bubblewrap sandboxes")
 	}
@@ -250,6 +254,7 @@ func TestRedteamProjectIsTheDoorsOwnHome(t *testing.T) {
 // also hides /proc/<pid>/environ from other processes of a non-root user
 // (not from root, which this test runs as here). Else document the limit.
 func TestRedteamHostTestsReadTheKeyFromTheirParent(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
@@ -302,6 +307,7 @@ func (w *serialWriter) Write(p []byte) (int, error) {
 // Fix: wrap progress in a mutex-guarded writer at the top of Ask (or write
 // the withheld line after stop()).
 func TestRedteamProgressWrittenConcurrently(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bubblewrap sandboxes")
 	}
@@ -333,6 +339,7 @@ func TestRedteamProgressWrittenConcurrently(t *testing.T) {
 // file, and read at most a small cap (1 MiB); do the same for every other
 // project file the door reads on the host.
 func TestRedteamDetectTestFollowsLinksToSpecialFiles(t *testing.T) {
+	t.Parallel()
 	proj, dir := t.TempDir(), t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,16 +18,12 @@ import (
 // the A/A game through the real anchor, and its measured false-accept rate
 // agrees with ratchet plan --aa's prediction within their errors.
 func TestCalibrateAgreesWithPlan(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the anchor and sandboxes")
 	}
 	root := repoRoot()
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "anchor"), "./cmd/anchor")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build the anchor: %v\n%s", err, out)
-	}
+	bin := binDir(t)
 	suite := filepath.Join(t.TempDir(), "suite")
 	add := func(split, id string) {
 		dir := filepath.Join(suite, split, id)

@@ -105,19 +105,12 @@ func count(o scripted.Oracle, system string, ids []string) (n int) {
 // runs, readable whole through the harness's own read_file; every earlier
 // candidate under history/; never a holdout task or number.
 func TestEvolveWorkspace(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the anchor and sandboxes")
 	}
 	root := repoRoot()
-	bin := t.TempDir()
-	build := func(cmd string) {
-		build := exec.Command("go", "build", "-o", filepath.Join(bin, cmd), "./cmd/"+cmd)
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("build %s: %v\n%s", cmd, err, out)
-		}
-	}
-	build("anchor")
+	bin := binDir(t)
 	suite := filepath.Join(t.TempDir(), "suite")
 	train := []string{"double-a", "double-b", "double-c", "double-d"}
 	holdout := []string{"double-h1", "double-h2", "double-h3", "double-h4", "double-h5", "double-h6"}
@@ -266,7 +259,6 @@ func TestEvolveWorkspace(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "goals.txt"), []byte("A queued goal.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	build("ratchet")
 	dry := exec.Command(filepath.Join(bin, "ratchet"), "evolve", "--dry-run", "--goal", "Shorter replies, please.", "--harness", harness)
 	dry.Env = append(environ, "ANCHOR_HOME="+home, "ANCHOR_TASKS="+suite, "PATH="+bin+":"+os.Getenv("PATH"))
 	dryOut, err := dry.Output()

@@ -17,6 +17,7 @@ import (
 // and two workers. The evals (means), the run rows (but for ids, times and
 // paths) and the traces (but for timestamps) must be the same.
 func TestEvalThroughFleet(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs nats-server, workers, anchors and sandboxes")
 	}

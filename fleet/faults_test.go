@@ -66,6 +66,7 @@ func (x *fixture) result(t *testing.T, job Job) Result {
 // A worker killed in the middle of a run: the queue redelivers the job
 // once the ack wait passes, and another worker finishes it.
 func TestKilledWorkerJobFinishedByAnother(t *testing.T) {
+	t.Parallel()
 	x := newFixture(t, 2*time.Second, "fix-k")
 	job := x.job(t, "fix-k")
 	a, alog := startWorker(t, x.url, "doomed", x.env, x.seed)
@@ -91,6 +92,7 @@ func TestKilledWorkerJobFinishedByAnother(t *testing.T) {
 // A worker with another model refuses the job; once every delivery is
 // refused the submit fails with the reason, and a right worker then runs it.
 func TestOtherModelRefusedVisibly(t *testing.T) {
+	t.Parallel()
 	x := newFixture(t, 0, "fix-r")
 	job := x.job(t, "fix-r")
 	other := append(x.env[:len(x.env):len(x.env)], "MODEL_NAME=other")
@@ -141,6 +143,7 @@ func TestOtherModelRefusedVisibly(t *testing.T) {
 // A worker that stalls past the ack wait loses its job to another; when it
 // wakes and finishes too, the result is recorded once: the first one.
 func TestDuplicateDeliveryRecordedOnce(t *testing.T) {
+	t.Parallel()
 	x := newFixture(t, 2*time.Second, "fix-d")
 	job := x.job(t, "fix-d")
 	a, alog := startWorker(t, x.url, "stalled", x.env, x.seed)
@@ -187,6 +190,7 @@ func TestDuplicateDeliveryRecordedOnce(t *testing.T) {
 // reasons: the job is handed back, never recorded as a score, and after the
 // last delivery the submit fails with the reason.
 func TestInfraFailureIsNotAResult(t *testing.T) {
+	t.Parallel()
 	x := newFixture(t, 0, "fix-i")
 	job := x.job(t, "fix-i")
 	down := append(x.env[:len(x.env):len(x.env)], "MODEL_URL=http://127.0.0.1:1")
@@ -207,6 +211,7 @@ func TestInfraFailureIsNotAResult(t *testing.T) {
 // the queue (the same message id) and waits for the same run: the job runs
 // once.
 func TestRestartedCoordinatorReattaches(t *testing.T) {
+	t.Parallel()
 	x := newFixture(t, 2*time.Second, "fix-c")
 	job := x.job(t, "fix-c")
 	_, log := startWorker(t, x.url, "w", x.env, x.seed)
@@ -232,6 +237,7 @@ func TestRestartedCoordinatorReattaches(t *testing.T) {
 // A worker stopped with SIGTERM mid-run kills its run, hands the job back
 // and exits cleanly; another worker runs the job.
 func TestStoppedWorkerHandsJobBack(t *testing.T) {
+	t.Parallel()
 	x := newFixture(t, 2*time.Second, "fix-s")
 	job := x.job(t, "fix-s")
 	a, alog := startWorker(t, x.url, "leaving", x.env, x.seed)
@@ -250,6 +256,7 @@ func TestStoppedWorkerHandsJobBack(t *testing.T) {
 // A job from another anchor build is refused too: the judge must be the
 // same program on every machine.
 func TestOtherAnchorBuildRefused(t *testing.T) {
+	t.Parallel()
 	x := newFixture(t, 0, "fix-b")
 	job := x.job(t, "fix-b")
 	job.AnchorBuild = strings.Repeat("0", 64)

@@ -358,6 +358,7 @@ func openFleet(t testing.TB, url string) *Fleet {
 // TestSubmitToWorkers runs jobs through two worker processes and compares
 // each result and trace with the same run on this machine.
 func TestSubmitToWorkers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs nats-server, workers, anchors and sandboxes")
 	}

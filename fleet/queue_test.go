@@ -32,6 +32,10 @@ func treeJob(t *testing.T) Job {
 // A job whose every delivery is lost (workers that die without a word)
 // fails once the queue gives up on it, and says so.
 func TestJobLostOnEveryDeliveryFails(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("waits out three ack deadlines of the queue: slow; run without -short")
+	}
 	f := openFleet(t, startNATS(t))
 	job := treeJob(t)
 	errc := make(chan error, 1)
@@ -81,6 +85,7 @@ func TestJobLostOnEveryDeliveryFails(t *testing.T) {
 // The snapshot and the task are stored once, by hash, and come back
 // verified; a tree that changed since the anchor hashed it is refused.
 func TestTreesByHash(t *testing.T) {
+	t.Parallel()
 	f := openFleet(t, startNATS(t))
 	job := treeJob(t)
 	ctx := context.Background()

@@ -164,8 +164,9 @@ func headRuns(flaky bool) []run {
 }
 
 func TestPlanFromLedger(t *testing.T) {
+	t.Parallel()
 	home := ledger(t, true, map[string]string{"model": "m", "repeats": "3"}, headRuns(true))
-	r, err := Plan(context.Background(), Config{Home: home, Trials: 300, AA: 1000, Seed: 9, Gains: []float64{0.1, 0.3}})
+	r, err := Plan(context.Background(), Config{Home: home, Trials: 300, AA: 1000, Seed: 9, Gains: []float64{0.1, 0.3}, ScreenTrials: fewScreens})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,8 @@ func TestPlanFromLedger(t *testing.T) {
 // TestPlanDeterministicServer: repeats that never disagree are one draw, so
 // the plan reads one per task and is no more hopeful than K = 1.
 func TestPlanDeterministicServer(t *testing.T) {
-	cfg := Config{Trials: 500, Seed: 9, Gains: []float64{0.2}}
+	t.Parallel()
+	cfg := Config{Trials: 500, Seed: 9, Gains: []float64{0.2}, ScreenTrials: fewScreens}
 	cfg.Home = ledger(t, true, map[string]string{"model": "m", "repeats": "3"}, headRuns(false))
 	r, err := Plan(context.Background(), cfg)
 	if err != nil {
@@ -226,7 +228,8 @@ func TestPlanDeterministicServer(t *testing.T) {
 }
 
 func TestPlanAssumedNeedsNoLedger(t *testing.T) {
-	r, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 0.5, Holdout: 30, Train: 50, Trials: 500, Gains: []float64{0.2}})
+	t.Parallel()
+	r, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 0.5, Holdout: 30, Train: 50, Trials: 500, Gains: []float64{0.2}, ScreenTrials: fewScreens})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,6 +247,7 @@ func TestPlanAssumedNeedsNoLedger(t *testing.T) {
 
 // The plan reads each task's group from the ledger's runs: the gate's units.
 func TestPlanFromLedgerByGroups(t *testing.T) {
+	t.Parallel()
 	home := ledger(t, true, map[string]string{"model": "m", "repeats": "3"}, headRuns(true))
 	db, err := sql.Open("sqlite", filepath.Join(home, "ledger.db"))
 	if err != nil {
@@ -261,7 +265,7 @@ func TestPlanFromLedgerByGroups(t *testing.T) {
 	if err != nil || o.Holdout[0].Group != "k0" || o.Holdout[29].Group != "k5" || o.Train[0].Group != "t00" {
 		t.Fatalf("groups: %v %+v %+v", err, o.Holdout[0], o.Train[0])
 	}
-	r, err := Plan(context.Background(), Config{Home: home, Trials: 200, Gains: []float64{0.1}})
+	r, err := Plan(context.Background(), Config{Home: home, Trials: 200, Gains: []float64{0.1}, ScreenTrials: fewScreens})
 	if err != nil || r.HoldoutGroups != 6 || r.TrainGroups != 40 || r.HoldoutTasks != 30 {
 		t.Errorf("plan: %v, %d holdout groups, %d train groups", err, r.HoldoutGroups, r.TrainGroups)
 	}

@@ -5,6 +5,12 @@ import (
 	"testing"
 )
 
+// fewScreens is the screen's trials in the tests of Plan's other figures:
+// the screen's rows are most of a plan's time, those tests read none of
+// them, and each figure draws from its own stream, so the others do not
+// change. TestScreenOnlyRejects checks the screen.
+const fewScreens = 10
+
 // The screen only adds rejections: on the same draws, every screened accept
 // is an accept of the full evaluation. At the pass rates of the anchor's
 // BenchmarkScreenedSession (train 0.32, holdout 0.39, 146 and 94 tasks) it
@@ -12,6 +18,7 @@ import (
 // decision and accepts, screened and in full, for a neutral candidate and
 // for one that raises every rate from 0.3 to 0.6.
 func TestScreenOnlyRejects(t *testing.T) {
+	t.Parallel()
 	su := Suite{Train: assumed(0.32, 146), Holdout: assumed(0.39, 94), K: 1, Alpha: 0.05}
 	sim := newSimulator(5, 0)
 	for _, delta := range []float64{0, math.Log(0.6/0.4) - math.Log(0.3/0.7)} {

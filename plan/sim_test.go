@@ -111,6 +111,7 @@ func TestFalseAcceptAtMostAlpha(t *testing.T) {
 }
 
 func TestSearches(t *testing.T) {
+	t.Parallel()
 	sim := newSimulator(5, 1000)
 	su := Suite{Train: assumed(0.5, 20), Holdout: assumed(0.5, 30), K: 1, Alpha: 0.05}
 	d, ok := sim.mde(su, 0.8)
@@ -174,13 +175,14 @@ func TestGroupedAndRepeatedGroups(t *testing.T) {
 // reach p <= 0.05 (five changed groups are the fewest that can), whatever
 // the gain, where the same tasks ungrouped can.
 func TestPlanCountsGroups(t *testing.T) {
+	t.Parallel()
 	names := func(n, size int) (g []string) {
 		for i := range n {
 			g = append(g, fmt.Sprintf("kind%d", i/size))
 		}
 		return g
 	}
-	c := Config{P: 0.5, Train: 12, Holdout: 12, Trials: 300, AA: 500, Gains: []float64{0.3}}
+	c := Config{P: 0.5, Train: 12, Holdout: 12, Trials: 300, AA: 500, Gains: []float64{0.3}, ScreenTrials: fewScreens}
 	free, err := Plan(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,10 @@ import (
 // to BAD. A reference that calls a helper its task's hidden test file
 // declares (as go test allows) is good.
 func TestValidateSaysWhyTheReferenceFails(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("validates in the anchor's sandboxes: slow; run without -short")
+	}
 	suite := t.TempDir()
 	helper := "package m\n\nimport \"testing\"\n\n// Twice is the tests' helper; the code may call it too.\nfunc Twice(x int) int { return x + x }\n\n" +
 		"func TestFour(t *testing.T) {\n\tif Double(4) != 8 {\n\t\tt.Fatal(Double(4))\n\t}\n}\n"

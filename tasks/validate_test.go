@@ -31,6 +31,10 @@ func task(t *testing.T, suite, split, id string, extra map[string]string) {
 }
 
 func TestValidateFindsBadTasks(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("validates in the anchor's sandboxes: slow; run without -short")
+	}
 	suite := t.TempDir()
 	task(t, suite, "train", "good", nil)
 	task(t, suite, "train", "broken-reference", map[string]string{"reference/m.go": "package m\n\nfunc Double(x int) int { return 3 * x }\n"})

@@ -26,21 +26,6 @@ func carefulFixer(r fakemodel.Request) fakemodel.Step {
 	return doortest.Fixer(r)
 }
 
-// binaries builds ratchet and anchor as a user would have them.
-func binaries(t *testing.T) (ratchet, anchor string) {
-	t.Helper()
-	root := ratchetRoot()
-	bin := t.TempDir()
-	for _, name := range []string{"ratchet", "anchor"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, name), "./cmd/"+name)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("build %s: %v\n%s", name, err, out)
-		}
-	}
-	return filepath.Join(bin, "ratchet"), filepath.Join(bin, "anchor")
-}
-
 // user is a person with their own home folder, running commands from dir.
 type user struct {
 	t   *testing.T
@@ -107,10 +92,11 @@ var summarySession = regexp.MustCompile(`session: (\w+);`)
 // the built-in baseline; a ledger whose head moved by a real anchor apply
 // runs the new head; a tampered snapshot is refused; export round-trips.
 func TestDoorsFindTheHarnessFromAnyFolder(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binaries and runs the anchor's sandboxes")
+		t.Skip("builds the binaries and runs the anchor's sandboxes: slow; run without -short")
 	}
-	ratchet, anchor := binaries(t)
+	ratchet, anchor := builtBinaries(t)
 	steps := make([]fakemodel.Step, 2000)
 	for i := range steps {
 		steps[i] = fakemodel.Step{Func: carefulFixer}
@@ -125,6 +111,12 @@ func TestDoorsFindTheHarnessFromAnyFolder(t *testing.T) {
 		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
 		"MODEL_API=openai", "MODEL_URL=" + srv.URL, "MODEL_NAME=scripted", "MODEL_OPTIONS=",
 		"ANCHOR_JOBS=2", "ANCHOR_ALPHA=0.5"}} // two holdout tasks fixed: p = 0.25
+	// The machine's Ratchet cache (the anchor's warm build cache), as for
+	// the Go caches above: in the empty home the anchor would build it again,
+	// which is most of this test's time.
+	if cache, err := os.UserCacheDir(); err == nil {
+		u.env = append(u.env, "XDG_CACHE_HOME="+cache)
+	}
 	app := filepath.Join(home, "src", "app")
 	fresh := func() {
 		os.RemoveAll(app)

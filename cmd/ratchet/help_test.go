@@ -17,13 +17,8 @@ import (
 // it reads; unknown commands and bad flags fail with one line; and no file
 // appears anywhere.
 func TestHelpAndBadInputLeaveNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the ratchet binary")
-	}
-	bin := filepath.Join(t.TempDir(), "ratchet")
-	if out, err := exec.Command("go", "build", "-o", bin, "ratchet/cmd/ratchet").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin, _ := builtBinaries(t)
 	root := t.TempDir()
 	for _, d := range []string{"home", "anchor", "ratchet", "work"} {
 		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {

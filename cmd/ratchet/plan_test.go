@@ -12,6 +12,10 @@ import (
 )
 
 func TestPlanCommand(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("simulates the gate on the bundled suite for seconds: slow; run without -short")
+	}
 	ctx := context.Background()
 	var out bytes.Buffer
 	args := []string{"--p", "0.5", "--holdout", "30", "--train", "50", "--trials", "300", "--aa", "500", "--json", "--home", t.TempDir()}
@@ -74,32 +78,39 @@ func TestPlanCommand(t *testing.T) {
 // power is the price of not counting variants of one kind as independent
 // witnesses; tasks/README.md says why the splits keep their kinds.
 func TestBundledSuiteDetectsTwentyPoints(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("simulates three full plans of the bundled suite: slow; run without -short")
+	}
 	_, file, _, _ := runtime.Caller(0)
 	suite := filepath.Join(filepath.Dir(file), "..", "..", "tasks", "example")
 	for _, seed := range []string{"1", "2", "3"} {
-		var out bytes.Buffer
-		args := []string{"--p", "0.5", "--tasks", suite, "--seed", seed, "--json", "--home", t.TempDir()}
-		if err := planTo(context.Background(), args, &out); err != nil {
-			t.Fatal(err)
-		}
-		var r struct {
-			HoldoutTasks  int `json:"holdout_tasks"`
-			HoldoutGroups int `json:"holdout_groups"`
-			Gains         []struct {
-				Gain  float64  `json:"gain"`
-				Power *float64 `json:"power"`
-			} `json:"gains"`
-		}
-		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-			t.Fatalf("%v: %s", err, out.String())
-		}
-		if r.HoldoutTasks != 94 || r.HoldoutGroups != 41 {
-			t.Errorf("seed %s: %d holdout tasks in %d groups, want 94 in 41 (one a kind)", seed, r.HoldoutTasks, r.HoldoutGroups)
-		}
-		for _, g := range r.Gains {
-			if g.Gain == 0.20 && (g.Power == nil || *g.Power < 0.75) {
-				t.Errorf("seed %s: +20 points on %d holdout groups is accepted with power %v, want at least 0.75", seed, r.HoldoutGroups, g.Power)
+		t.Run("seed "+seed, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			args := []string{"--p", "0.5", "--tasks", suite, "--seed", seed, "--json", "--home", t.TempDir()}
+			if err := planTo(context.Background(), args, &out); err != nil {
+				t.Fatal(err)
 			}
-		}
+			var r struct {
+				HoldoutTasks  int `json:"holdout_tasks"`
+				HoldoutGroups int `json:"holdout_groups"`
+				Gains         []struct {
+					Gain  float64  `json:"gain"`
+					Power *float64 `json:"power"`
+				} `json:"gains"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+				t.Fatalf("%v: %s", err, out.String())
+			}
+			if r.HoldoutTasks != 94 || r.HoldoutGroups != 41 {
+				t.Errorf("seed %s: %d holdout tasks in %d groups, want 94 in 41 (one a kind)", seed, r.HoldoutTasks, r.HoldoutGroups)
+			}
+			for _, g := range r.Gains {
+				if g.Gain == 0.20 && (g.Power == nil || *g.Power < 0.75) {
+					t.Errorf("seed %s: +20 points on %d holdout groups is accepted with power %v, want at least 0.75", seed, r.HoldoutGroups, g.Power)
+				}
+			}
+		})
 	}
 }

@@ -18,20 +18,6 @@ import (
 	"ratchet/harness/fakemodel"
 )
 
-// builtBinaries builds ratchet and anchor once for the tests of this file.
-func builtBinaries(t *testing.T) (ratchet, anchorBin string) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the ratchet and anchor binaries")
-	}
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", dir+"/", "ratchet/cmd/ratchet", "ratchet/cmd/anchor")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return filepath.Join(dir, "ratchet"), filepath.Join(dir, "anchor")
-}
-
 // exitCode runs cmd and returns its exit status.
 func exitCode(t *testing.T, cmd *exec.Cmd) int {
 	t.Helper()
@@ -53,6 +39,7 @@ func exitCode(t *testing.T, cmd *exec.Cmd) int {
 // a refusal is one line on stderr, and no file appears anywhere, not even
 // for the commands that would write once given what they need.
 func TestEveryCommandInAnEmptyFolder(t *testing.T) {
+	t.Parallel()
 	ratchet, anchorBin := builtBinaries(t)
 	root := t.TempDir()
 	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
@@ -143,6 +130,7 @@ func TestEveryCommandInAnEmptyFolder(t *testing.T) {
 // reply that leaves the tests failing exits 1; a model server that is not
 // there exits 3; and an interrupt does not claim the budget was spent.
 func TestRunExitStatuses(t *testing.T) {
+	t.Parallel()
 	ratchet, _ := builtBinaries(t)
 	fixer := make([]fakemodel.Step, 20)
 	for i := range fixer {
@@ -247,6 +235,7 @@ func (s *syncBuffer) String() string {
 // could never accept): it names each suite problem and what to add, names
 // the line of an unclosed multi-line string in a task.toml, and exits 1.
 func TestValidateRefusesASuiteTheAnchorCannotUse(t *testing.T) {
+	t.Parallel()
 	ratchet, _ := builtBinaries(t)
 	suite := t.TempDir()
 	task := filepath.Join(suite, "sealed", "open-string")
@@ -275,6 +264,7 @@ func TestValidateRefusesASuiteTheAnchorCannotUse(t *testing.T) {
 // never the credential, and a command not on PATH gets this binary's own
 // absolute path as the suggestion.
 func TestEditorsCarryTheModelSettings(t *testing.T) {
+	t.Parallel()
 	ratchet, _ := builtBinaries(t)
 	cmd := exec.Command(ratchet, "editors", "--command", "no-such-ratchet")
 	cmd.Dir = t.TempDir()
@@ -302,6 +292,7 @@ func TestEditorsCarryTheModelSettings(t *testing.T) {
 // the model variables; a candidate that is not a diff is refused before a
 // generation is recorded.
 func TestAnchorPointsTheRightWay(t *testing.T) {
+	t.Parallel()
 	ratchet, anchorBin := builtBinaries(t)
 	home := filepath.Join(t.TempDir(), "ledger")
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}

@@ -4,11 +4,13 @@ package doortest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"ratchet/door"
@@ -78,17 +80,43 @@ func Harness() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "harness")
 }
 
-// Ratchet builds the ratchet command into a temporary folder and returns
-// its path, for tests that go through the binary as a user would.
+// built is the ratchet command, built once per test binary: the tests only
+// run it, and each build links for seconds.
+var built struct {
+	once sync.Once
+	dir  string // removed by Main
+	err  error
+}
+
+// Ratchet builds the ratchet command, once per test binary, and returns its
+// path, for tests that go through the binary as a user would. A package
+// that calls it runs its tests through Main, which removes the build.
 func Ratchet(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ratchet")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/ratchet")
-	cmd.Dir = filepath.Join(Harness(), "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build ratchet: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "doortest-ratchet-"); built.err != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(built.dir, "ratchet"), "./cmd/ratchet")
+		cmd.Dir = filepath.Join(Harness(), "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("build ratchet: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return filepath.Join(built.dir, "ratchet")
+}
+
+// Main runs a package's tests (call it from TestMain) and removes what
+// Ratchet built.
+func Main(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // ModelEnv is the environment of a ratchet process using the scripted model

@@ -56,6 +56,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 }
 
 func TestMCPWithTheSDKClient(t *testing.T) {
+	t.Parallel()
 	d, _ := doortest.Open(t, doortest.Fixer, false, func(c *door.Config) { c.Roots = []string{os.TempDir()} })
 	server := New(d, ledger(t))
 	ct, st := mcp.NewInMemoryTransports()
@@ -123,17 +124,13 @@ func TestMCPWithTheSDKClient(t *testing.T) {
 }
 
 func TestMCPOverStdio(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	bin := filepath.Join(t.TempDir(), "ratchet")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/ratchet")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v %s", err, out)
-	}
+	bin := doortest.Ratchet(t)
 	home := t.TempDir()
 	// Started in / with no root, it refuses to serve everything.
 	wide := exec.Command(bin, "mcp", "--home", home)

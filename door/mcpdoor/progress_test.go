@@ -20,6 +20,7 @@ import (
 // notifications for the harness, the test command, the tool call and the
 // tests before and after, with rising progress figures.
 func TestAskSendsProgressToTheSDKClient(t *testing.T) {
+	t.Parallel()
 	proj := doortest.Project(t)
 	d, _ := doortest.Open(t, doortest.Fixer, false, func(c *door.Config) { c.Roots = []string{proj} })
 	ct, st := mcp.NewInMemoryTransports()

@@ -36,6 +36,7 @@ import (
 // outside the roots) with ErrForbidden, the same answer as for an unknown
 // session so ids cannot be probed.
 func TestRedteamSessionsCrossTheRoots(t *testing.T) {
+	t.Parallel()
 	model, err := fakemodel.Start(
 		fakemodel.Step{Text: "reading", Calls: []fakemodel.Call{{ID: "c1", Name: "read_file", Args: `{"path":"secret.txt"}`}}, In: 10, Out: 5},
 		fakemodel.Step{Text: "It says what it says.", In: 10, Out: 5},
@@ -101,17 +102,13 @@ func TestRedteamSessionsCrossTheRoots(t *testing.T) {
 // named, the ledger tools answer "no ledger named: set --ledger,
 // ANCHOR_HOME, RATCHET_LEDGER or ~/.config/ratchet/config".
 func TestRedteamMCPReadsTheProjectsOwnLedger(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	bin := filepath.Join(t.TempDir(), "ratchet")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/ratchet")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v %s", err, out)
-	}
+	bin := doortest.Ratchet(t)
 	project := t.TempDir()
 	planted := ledger(t)
 	db, err := sql.Open("sqlite", planted)
@@ -162,6 +159,7 @@ func TestRedteamMCPReadsTheProjectsOwnLedger(t *testing.T) {
 // filepath.EvalSymlinks and refuse when the working folder is "/", the
 // home folder, or contains it (within(home, wd)).
 func TestRedteamMCPWorkingRootWiderThanHome(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
@@ -197,6 +195,7 @@ func TestRedteamMCPWorkingRootWiderThanHome(t *testing.T) {
 // RATCHET_HOME, refuse to start ("set RATCHET_HOME or HOME"); never default
 // to a relative path. Keep cached builds where a project cannot name them.
 func TestRedteamNoHomeMakesTheProjectTheDoorsHome(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}

@@ -19,6 +19,10 @@ import (
 // preflight, then the request with its token); a page from any other origin
 // gets nothing, and its requests never pass the guard.
 func TestAllowedOriginFromChromium(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts Chromium: slow; run without -short")
+	}
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("no chromium: install Debian's chromium package (scripts/deps.sh does it as root)")

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +26,25 @@ import (
 // server is a `ratchet serve` process and what it printed at start.
 type server struct {
 	addr, token string
-	stderr      *strings.Builder
+	stderr      *lockedText
+}
+
+// lockedText is text one goroutine appends to while the test reads it.
+type lockedText struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedText) WriteString(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.WriteString(s)
+}
+
+func (l *lockedText) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 var (
@@ -44,7 +63,7 @@ func startServe(t *testing.T, bin string, env []string, args ...string) server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	s := server{stderr: &strings.Builder{}}
+	s := server{stderr: &lockedText{}}
 	ready := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(pipe)
@@ -70,6 +89,7 @@ func startServe(t *testing.T, bin string, env []string, args ...string) server {
 // A hostile caller on the same machine, or a web page through the user's
 // browser, gets nothing run: every refusal comes before the agent starts.
 func TestServeBinaryRefusesStrangers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
@@ -164,6 +184,7 @@ func TestServeBinaryRefusesStrangers(t *testing.T) {
 // The OpenAI-compatible endpoint works from the official client with the
 // token as its API key, streaming included, as the README shows.
 func TestServeBinaryWithOpenAIClient(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}
@@ -238,6 +259,7 @@ func port(addr string) string { return addr[strings.LastIndex(addr, ":")+1:] }
 // project, outcome, tokens in and out, time); a chat reply's usage splits
 // prompt and completion tokens as the model reported them.
 func TestServeBinaryLogsEachRequestAndTakesTheOnlyProject(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
 	}

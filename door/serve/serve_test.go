@@ -45,6 +45,7 @@ func fixedIn(t *testing.T, proj string) {
 }
 
 func TestOpenAIClient(t *testing.T) {
+	t.Parallel()
 	srv, d := start(t)
 	proj := doortest.Project(t)
 	client := openai.NewClient(option.WithBaseURL(srv.URL+"/v1/"), option.WithAPIKey(token), option.WithHeader("X-Ratchet-Project", proj), option.WithMaxRetries(0))
@@ -97,6 +98,7 @@ func TestOpenAIClient(t *testing.T) {
 }
 
 func TestAsk(t *testing.T) {
+	t.Parallel()
 	srv, d := start(t)
 	proj := doortest.Project(t)
 	post := func(body string) (*http.Response, map[string]any) {
@@ -144,6 +146,7 @@ func TestAsk(t *testing.T) {
 }
 
 func TestClientDisconnectLeavesAWholeRecord(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	srv, d := startOn(t, func(r fakemodel.Request) fakemodel.Step {

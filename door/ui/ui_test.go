@@ -46,6 +46,9 @@ func TestMain(m *testing.M) {
 // sharedLedger builds the ledger of buildLedger once for the tests of this
 // package; if that fails, every test that needs it fails.
 func sharedLedger(t *testing.T) string {
+	if testing.Short() {
+		t.Skip("builds the anchor and runs its sandboxes for a real ledger: slow; run without -short")
+	}
 	shared.once.Do(func() {
 		dir, err := os.MkdirTemp("", "ratchet-ui-")
 		if err != nil {
@@ -183,6 +186,9 @@ func stored(t *testing.T, home, q string, args ...any) []string {
 }
 
 func browser(t *testing.T) (context.Context, context.CancelFunc) {
+	if testing.Short() {
+		t.Skip("starts Chromium: slow; run without -short")
+	}
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("no chromium: install Debian's chromium package (scripts/deps.sh does it as root)")

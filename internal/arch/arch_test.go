@@ -53,6 +53,7 @@ func root() string {
 func ours(path string) bool { return path == "ratchet" || strings.HasPrefix(path, "ratchet/") }
 
 func TestImportRules(t *testing.T) {
+	t.Parallel()
 	pkgs := list(t, root(), "./...")
 	if len(pkgs) < 3 {
 		t.Fatalf("go list found only %d packages", len(pkgs))
@@ -72,6 +73,7 @@ func TestImportRules(t *testing.T) {
 }
 
 func TestHarnessIsStandardLibraryOnly(t *testing.T) {
+	t.Parallel()
 	for _, p := range list(t, filepath.Join(root(), "harness"), "-deps", "./...") {
 		if !p.Standard && !strings.HasPrefix(p.ImportPath, "ratchet/harness") {
 			t.Errorf("the harness depends on %s: it must build offline from the standard library", p.ImportPath)
@@ -80,6 +82,7 @@ func TestHarnessIsStandardLibraryOnly(t *testing.T) {
 }
 
 func TestEditableFilesCannotReachThePlumbing(t *testing.T) {
+	t.Parallel()
 	// The editable packages may use core and the standard library, never the
 	// loop, the model client or the trace writer.
 	for _, p := range list(t, filepath.Join(root(), "harness"), "./tools", "./middleware", "./memory") {

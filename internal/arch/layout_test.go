@@ -152,6 +152,7 @@ func paths(pkgs []pkg) []string {
 // every top-level folder and every package, and says of each package what
 // the table says it may import.
 func TestLayoutSectionMatchesTheTree(t *testing.T) {
+	t.Parallel()
 	pkgs := paths(list(t, root(), "./..."))
 	harness := paths(list(t, filepath.Join(root(), "harness"), "./..."))
 	for _, problem := range checkLayout(layoutSection(t), pkgs, harness, topFolders(t), table) {

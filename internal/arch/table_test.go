@@ -169,6 +169,7 @@ func TestTheTableRunsDownward(t *testing.T) {
 }
 
 func TestEveryImportIsInTheTable(t *testing.T) {
+	t.Parallel()
 	pkgs := list(t, root(), "./...")
 	if len(pkgs) < len(table)/2 {
 		t.Fatalf("go list found only %d packages", len(pkgs))

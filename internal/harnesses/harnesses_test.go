@@ -156,6 +156,7 @@ func TestLocateOrderAndErrors(t *testing.T) {
 }
 
 func TestBuildIsCachedByHash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles the harness")
 	}
@@ -364,6 +365,7 @@ func BenchmarkFirstBuild(b *testing.B) {
 // private code). Built in the sandbox, the folder is not there, and the
 // host's build of the same hash is not reused.
 func TestBuildSeesNoHostFolder(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles in the sandbox")
 	}

@@ -245,6 +245,7 @@ func checkFiles(t *testing.T, dir string, want map[string]string) {
 }
 
 func TestMinePython(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("mines in the sandbox")
 	}

@@ -43,6 +43,7 @@ func suiteFiles(t *testing.T, out string) map[string]string {
 }
 
 func TestMutateGo(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs mutants in the sandbox")
 	}
@@ -120,6 +121,7 @@ func mapsEqual(a, b map[string]string) bool {
 }
 
 func TestMutatePython(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs mutants in the sandbox")
 	}

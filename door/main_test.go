@@ -1,0 +1,9 @@
+package door_test
+
+import (
+	"testing"
+
+	"ratchet/door/doortest"
+)
+
+func TestMain(m *testing.M) { doortest.Main(m) }

@@ -1,0 +1,9 @@
+package mcpdoor
+
+import (
+	"testing"
+
+	"ratchet/door/doortest"
+)
+
+func TestMain(m *testing.M) { doortest.Main(m) }
