@@ -1,7 +1,7 @@
 package mcpdoor
 
-// Red-team tests of the MCP door (13:30 session). Each test is an attack
-// that worked when it was written: it fails until the door defends against it.
+// The MCP door stays within the roots and the ledger it was given: each test
+// plays an attack a red team found, and its comment says the defence.
 
 import (
 	"context"
@@ -31,11 +31,11 @@ import (
 // observations: file contents) are put in front of the model working on a
 // project inside them, which can write them where the client reads.
 //
-// Fix: Sessions lists only sessions whose project lies in the door's roots;
+// The defence: Sessions lists only sessions whose project lies in the door's roots;
 // validate refuses a session whose records name another project (or one
 // outside the roots) with ErrForbidden, the same answer as for an unknown
 // session so ids cannot be probed.
-func TestRedteamSessionsCrossTheRoots(t *testing.T) {
+func TestSessionsStayInTheRoots(t *testing.T) {
 	t.Parallel()
 	model, err := fakemodel.Start(
 		fakemodel.Step{Text: "reading", Calls: []fakemodel.Call{{ID: "c1", Name: "read_file", Args: `{"path":"secret.txt"}`}}, In: 10, Out: 5},
@@ -98,10 +98,10 @@ func TestRedteamSessionsCrossTheRoots(t *testing.T) {
 // harnesses.Ledger's rule that a folder sitting in the working directory is
 // never picked up. (It also opens an untrusted SQLite file.)
 //
-// Fix (cmd/ratchet/mcp.go mcpCommand): use d.Ledger() only; with no ledger
+// The defence (cmd/ratchet/mcp.go mcpCommand): use d.Ledger() only; with no ledger
 // named, the ledger tools answer "no ledger named: set --ledger,
 // ANCHOR_HOME, RATCHET_LEDGER or ~/.config/ratchet/config".
-func TestRedteamMCPReadsTheProjectsOwnLedger(t *testing.T) {
+func TestMCPReadsOnlyTheNamedLedger(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
@@ -155,10 +155,10 @@ func TestRedteamMCPReadsTheProjectsOwnLedger(t *testing.T) {
 // Atomic's /home -> /var/home, a home on a mounted disk) or the editor
 // starts it without PWD.
 //
-// Fix (cmd/ratchet/doorguard.go orWorkingDir): resolve both with
+// The defence (cmd/ratchet/doorguard.go orWorkingDir): resolve both with
 // filepath.EvalSymlinks and refuse when the working folder is "/", the
 // home folder, or contains it (within(home, wd)).
-func TestRedteamMCPWorkingRootWiderThanHome(t *testing.T) {
+func TestMCPWorkingRootNoWiderThanHome(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
@@ -191,10 +191,10 @@ func TestRedteamMCPWorkingRootWiderThanHome(t *testing.T) {
 // its own program as the harness, on the host, recorded as "built-in
 // baseline"; its sessions.db becomes the door's records too.
 //
-// Fix (cmd/ratchet/doorflags.go doorFlags): with no home folder and no
+// The defence (cmd/ratchet/doorflags.go doorFlags): with no home folder and no
 // RATCHET_HOME, refuse to start ("set RATCHET_HOME or HOME"); never default
 // to a relative path. Keep cached builds where a project cannot name them.
-func TestRedteamNoHomeMakesTheProjectTheDoorsHome(t *testing.T) {
+func TestNoHomeIsRefused(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")

@@ -1,7 +1,8 @@
 package door_test
 
-// Red-team tests of the door (13:30 session). Each test is an attack that
-// worked when it was written: it fails until the door defends against it.
+// What the agent's project, and other users of the machine, can do to a door
+// on the host: each test plays an attack a red team found, through the real
+// door, and its comment says the defence that stops it.
 
 import (
 	"context"
@@ -63,11 +64,11 @@ func shProject(t *testing.T, dir string) string {
 // never ends and eats the door's memory; at a FIFO it blocks the door (its
 // mutex is held) for good.
 //
-// Fix: after the sandbox exits, open box/trace.jsonl with
+// The defence: after the sandbox exits, open box/trace.jsonl with
 // O_NOFOLLOW|O_NONBLOCK, refuse anything but a regular file, cap the read
 // (as ui does for traces), and copy it into traces/ instead of renaming;
 // tail the same way.
-func TestRedteamSandboxTraceLinkReadsHostFile(t *testing.T) {
+func TestSandboxTraceIsReadAsData(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bubblewrap sandboxes")
@@ -101,10 +102,10 @@ func TestRedteamSandboxTraceLinkReadsHostFile(t *testing.T) {
 // project on the machine; `cp -al` backups and git worktrees made by hand do
 // the same. The threat model says write-back "refuses links".
 //
-// Fix: replace, never write through: write a temporary file in the same
+// The defence: replace, never write through: write a temporary file in the same
 // folder through the root and rename it over the name (as anchor.WriteTree
 // does); or withhold a file whose Lstat shows Nlink > 1 and report it.
-func TestRedteamWriteBackThroughHardLink(t *testing.T) {
+func TestWriteBackReplacesNeverWritesThrough(t *testing.T) {
 	proj, elsewhere := t.TempDir(), t.TempDir()
 	store := filepath.Join(elsewhere, "store-index.js")
 	os.WriteFile(store, []byte("module.exports = 1\n"), 0o644)
@@ -130,12 +131,12 @@ func TestRedteamWriteBackThroughHardLink(t *testing.T) {
 // outside every root; the record's changed list also names the files of the
 // folder it now points at.
 //
-// Fix: open the project once at validation (os.OpenRoot, or an O_PATH fd),
+// The defence: open the project once at validation (os.OpenRoot, or an O_PATH fd),
 // check that handle's real path (/proc/self/fd/N) against the roots, and do
 // every later read, write-back and copy through that handle; at least
 // re-check EvalSymlinks(project) == project right before writeBack and
 // refuse on a change.
-func TestRedteamProjectSwappedAfterCheck(t *testing.T) {
+func TestProjectIsHeldFromCheckToWriteBack(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bubblewrap sandboxes")
@@ -172,9 +173,9 @@ func TestRedteamProjectSwappedAfterCheck(t *testing.T) {
 // copies into the sandbox). The door makes RATCHET_HOME, traces/ and
 // sessions.db readable by every user of the machine (0755 / 0644).
 //
-// Fix: create RATCHET_HOME and its folders 0700 and sessions.db and traces
+// The defence: create RATCHET_HOME and its folders 0700 and sessions.db and traces
 // 0600 (chmod after SQLite creates the file; copy the trace with 0600).
-func TestRedteamRecordsReadableByOtherUsers(t *testing.T) {
+func TestRecordsAreTheUsersOnly(t *testing.T) {
 	t.Parallel()
 	home := filepath.Join(t.TempDir(), "ratchet-home")
 	d, _ := openScripted(t, false, func(c *door.Config) { c.Home = home },
@@ -207,10 +208,10 @@ func TestRedteamRecordsReadableByOtherUsers(t *testing.T) {
 // `ratchet run` runs it on the host, while its record still says "built-in
 // baseline (<hash>)"), over the request records, or over a ledger.
 //
-// Fix: refuse (ErrForbidden) a project that is, contains or lies in
+// The defence: refuse (ErrForbidden) a project that is, contains or lies in
 // RATCHET_HOME, the ledger the door runs, or the harness folder; and check
 // a cached build against a digest kept when it was built before running it.
-func TestRedteamProjectIsTheDoorsOwnHome(t *testing.T) {
+func TestProjectCannotBeTheDoorsOwnHome(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bubblewrap sandboxes")
@@ -248,12 +249,12 @@ func TestRedteamProjectIsTheDoorsOwnHome(t *testing.T) {
 // test the agent wrote, read the key from their parent. The same walk finds
 // GITHUB_TOKEN and every other variable HostEnv drops.
 //
-// Fix: keep the key out of the environment of the process that starts host
+// The defence: keep the key out of the environment of the process that starts host
 // commands: read it, then re-exec ratchet (or start the host commands from a
 // helper) without it, handing the key over a pipe. prctl(PR_SET_DUMPABLE, 0)
 // also hides /proc/<pid>/environ from other processes of a non-root user
 // (not from root, which this test runs as here). Else document the limit.
-func TestRedteamHostTestsReadTheKeyFromTheirParent(t *testing.T) {
+func TestHostTestsCannotReadTheKey(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the ratchet binary")
@@ -304,9 +305,9 @@ func (w *serialWriter) Write(p []byte) (int, error) {
 // so net/http does not recover it) ends `ratchet serve`. An agent controls
 // both: many tool calls, and one dot-path to withhold.
 //
-// Fix: wrap progress in a mutex-guarded writer at the top of Ask (or write
+// The defence: wrap progress in a mutex-guarded writer at the top of Ask (or write
 // the withheld line after stop()).
-func TestRedteamProgressWrittenConcurrently(t *testing.T) {
+func TestProgressIsWrittenOneLineAtATime(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bubblewrap sandboxes")
@@ -335,10 +336,10 @@ func TestRedteamProgressWrittenConcurrently(t *testing.T) {
 // recorded). It runs on every request whose operator named no --test, the
 // default of `ratchet mcp` as the editors start it.
 //
-// Fix: open them with O_NOFOLLOW|O_NONBLOCK, refuse anything but a regular
+// The defence: open them with O_NOFOLLOW|O_NONBLOCK, refuse anything but a regular
 // file, and read at most a small cap (1 MiB); do the same for every other
 // project file the door reads on the host.
-func TestRedteamDetectTestFollowsLinksToSpecialFiles(t *testing.T) {
+func TestDetectTestReadsProjectFilesAsData(t *testing.T) {
 	t.Parallel()
 	proj, dir := t.TempDir(), t.TempDir()
 	fifo := filepath.Join(dir, "fifo")

@@ -1,7 +1,7 @@
 package harnesses
 
-// Red-team tests of harness location (13:30 session). Each test is an attack
-// that worked when it was written: it fails until it is defended against.
+// The config file names the ledger the doors run: a test plays the attack a
+// red team found on it, and its comment says the defence.
 
 import (
 	"os"
@@ -19,11 +19,11 @@ import (
 // head: a self-consistent ledger and snapshot the project ships, built and
 // run on the host without --sandbox.
 //
-// Fix: in readConfig, refuse a path that is not absolute and does not start
+// The defence: in readConfig, refuse a path that is not absolute and does not start
 // with ~/ ("ledger = PATH must be absolute or start with ~/"), naming $ when
 // it appears; or resolve it against the config file's folder, never the
 // working one.
-func TestRedteamConfigRelativeLedgerFollowsTheProject(t *testing.T) {
+func TestConfigLedgerIsNeverRelativeToTheProject(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
