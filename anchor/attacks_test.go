@@ -200,6 +200,7 @@ const attacksDir = "testdata/attacks"
 // anchor and bubblewrap, as its comment says, and checks what it expects.
 // An archive a test of its own plays is left to that test.
 func TestAttacks(t *testing.T) {
+	slow(t)
 	names, _ := filepath.Glob(filepath.Join(attacksDir, "*.txtar"))
 	if len(names) == 0 {
 		t.Fatal("no attacks in " + attacksDir)

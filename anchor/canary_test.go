@@ -113,6 +113,7 @@ func TestCanaryPanicStopsNoTest(t *testing.T) {
 // Honest work scores every test through the real scoring sandbox wherever
 // the canary lands.
 func TestCanaryAmongTestsScoresHonestWork(t *testing.T) {
+	slow(t)
 	suite := t.TempDir()
 	dir := addTask(t, suite, "train", "three")
 	os.Remove(filepath.Join(dir, "hidden", "sum_more_test.go"))

@@ -735,6 +735,7 @@ func TestProxyTextOnly(t *testing.T) {
 // talks until cut off: the upstream serves no more than the budget and one
 // capped reply, and the ledger records what it served.
 func TestHostileHarnessCannotOverspend(t *testing.T) {
+	slow(t)
 	var served, requests atomic.Int64
 	talker := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		var body struct {
@@ -767,6 +768,7 @@ func TestHostileHarnessCannotOverspend(t *testing.T) {
 // (proxy-max-tokens-alias.txtar); the fake upstream applies vLLM's rule and
 // records the limit it generated under, which must be the operator's.
 func TestOperatorsMaxTokensCapsEveryAlias(t *testing.T) {
+	slow(t)
 	var most atomic.Int64
 	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		var body struct {

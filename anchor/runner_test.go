@@ -23,6 +23,7 @@ import (
 // once per candidate and repeat, win or lose, and the candidate never
 // accepted.
 func TestLostRunsAreDrawnOnce(t *testing.T) {
+	slow(t)
 	for _, name := range []string{"runner-redraw-losses-by-crash", "runner-redraw-losses-by-tree-conflict"} {
 		t.Run(name, func(t *testing.T) {
 			component, edit := attackFor(t, name).edit()
@@ -61,6 +62,7 @@ func TestLostRunsAreDrawnOnce(t *testing.T) {
 // context is cancelled while scoring runs; the next run of the same
 // harness and task must not come from the cache.
 func TestCancelledScoringIsNeverCached(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	task := addTask(t, e.suite, "train", "cancelled")
 	h := e.hostile(t, attackFor(t, "runner-cancelled-scoring").harness(), nil)
@@ -96,6 +98,7 @@ func TestCancelledScoringIsNeverCached(t *testing.T) {
 // it as its own. Here the worker's two invocations are played through the
 // command line on one home, with the baseline harness.
 func TestRunCacheIsKeyedByTheBudget(t *testing.T) {
+	slow(t)
 	var mu sync.Mutex
 	var offered []int
 	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {

@@ -48,6 +48,7 @@ func (b Box) sh(t *testing.T, script string) (int, string) {
 }
 
 func TestSandboxCannotSeeWhatIsHidden(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	self, _ := os.Executable()
@@ -77,6 +78,7 @@ func TestSandboxCannotSeeWhatIsHidden(t *testing.T) {
 }
 
 func TestSandboxHasNoNetwork(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -107,6 +109,7 @@ func TestSandboxHasNoNetwork(t *testing.T) {
 }
 
 func TestSandboxCannotWriteOutsideWork(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	box, work := realBox(t, e)
 	for _, p := range []string{"/x", "/usr/bin/x", "/etc/x", goEnvRoot() + "/x", "/opt/harness", "/proc/x", "/run/x"} {
@@ -126,6 +129,7 @@ func TestSandboxCannotWriteOutsideWork(t *testing.T) {
 }
 
 func TestSandboxTimeoutKillsTheWholeTree(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	box.Timeout = time.Second
@@ -148,6 +152,7 @@ func TestSandboxTimeoutKillsTheWholeTree(t *testing.T) {
 }
 
 func TestSandboxCapsOutputAndProcesses(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	box.Args = []string{"sh", "-c", "head -c 5000000 /dev/zero"}
