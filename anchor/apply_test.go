@@ -167,6 +167,7 @@ func (e *testEnv) last(t *testing.T) Gen {
 
 func TestApplyRule(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e, dir := suiteEnv(t)
 	base := e.last(t)
 	if base.Decision != "baseline" || *base.TrainPost != 0.5 || *base.HoldoutPost != 0.5 || !base.Head {

@@ -114,6 +114,7 @@ func TestCanaryPanicStopsNoTest(t *testing.T) {
 // the canary lands.
 func TestCanaryAmongTestsScoresHonestWork(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	suite := t.TempDir()
 	dir := addTask(t, suite, "train", "three")
 	os.Remove(filepath.Join(dir, "hidden", "sum_more_test.go"))

@@ -88,6 +88,7 @@ func gateSuite(t *testing.T, model fakemodel.Step, add func(testing.TB, string, 
 // its tasks are scored by exit status, without go test, to keep it quick.
 func TestGateAAGame(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	helps := "Always run the tests after every edit."
 	e, dir := gateSuite(t, coinModel(helps), addExitTask)
 	accepted, meansUp := 0, 0
@@ -139,6 +140,7 @@ func TestSignTest(t *testing.T) {
 // of the failed attempts is cached.
 func TestModelServerDiesMidApply(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	var dead atomic.Bool
 	model := coinModel("no phrase helps here")
 	live := model.Func
@@ -266,6 +268,7 @@ func TestGateCountsGroups(t *testing.T) {
 // five groups, p = 0.5, and rejects.
 func TestGateCountsAKindOnceThroughApply(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	const helps = "Read sum.go twice."
 	model := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		msgs := r.Messages()

@@ -40,6 +40,7 @@ const shoutingGreet = "package greet\n\nfunc Greet(name string) string { return 
 
 func TestHonestCodeCallsATestFilesHelper(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	for _, tt := range []struct{ id, command, sub string }{
 		{"shout", "go test ./...", ""},
@@ -63,6 +64,7 @@ func TestHonestCodeCallsATestFilesHelper(t *testing.T) {
 // readers show it as its outcome only: internal/ledgerdb).
 func TestScoringBuildFailureIsNamed(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := addShoutTask(t, e.suite, "train", "whisper", "go test ./...", "")
 	broken := "package greet\n\nfunc Greet(name string) string { return Whisper(name) }\n"
@@ -86,6 +88,7 @@ func TestScoringBuildFailureIsNamed(t *testing.T) {
 // counted; the environment the command sets reaches the test binary.
 func TestDirectRunsKeepTheCommandsShape(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	gomod := map[string]string{"go.mod": "module example.com/h\n\ngo 1.26\n", "sum.go": buggySum}
 	envTest := "package sum\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMode(t *testing.T) {\n\tif os.Getenv(\"MODE\") != \"strict\" {\n\t\tt.Fatal(\"MODE unset\")\n\t}\n}\n"
 	for _, tt := range []struct {

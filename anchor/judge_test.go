@@ -15,6 +15,7 @@ import (
 // TestLogShowsTheGenerationsAndStaleRuns).
 func TestRunsKnowTheirJudge(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t, repeat(fixer(""), 20)...)
 	task := addTask(t, e.suite, "train", "judged")
 	hash, err := e.a.Snapshot(harnessDir(t))

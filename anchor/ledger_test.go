@@ -21,6 +21,7 @@ import (
 // and its stored diff, applied by hand, give its hash.
 func TestGenerationFromTheLedgerAlone(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e, dir := suiteEnv(t)
 	prompt := readHarness(t, dir, "system_prompt.md")
 	if err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be CAREFUL.\n"}))); err != nil {
@@ -53,6 +54,7 @@ func TestGenerationFromTheLedgerAlone(t *testing.T) {
 
 func TestRollbackRestoresTheExactSnapshot(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e, dir := suiteEnv(t)
 	base, _ := e.a.head()
 	prompt := readHarness(t, dir, "system_prompt.md")
@@ -134,6 +136,7 @@ func init() {
 
 func TestKilledApplyLeavesATruthfulLedger(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e, dir := suiteEnv(t)
 	prompt := readHarness(t, dir, "system_prompt.md")
 	cand := e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be CAREFUL and slow.\n"}))
@@ -218,6 +221,7 @@ INSERT INTO generations(gen, decision, reason) VALUES(0, 'baseline', 'old');`); 
 // test binary, running a harness that sleeps (ledger-killed-anchor.txtar).
 func TestKilledAnchorLeavesNothingBehind(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	if home := os.Getenv("KILLED_ANCHOR_HOME"); home != "" {
 		srv, err := fakemodel.Start()
 		if err != nil {

@@ -736,6 +736,7 @@ func TestProxyTextOnly(t *testing.T) {
 // capped reply, and the ledger records what it served.
 func TestHostileHarnessCannotOverspend(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	var served, requests atomic.Int64
 	talker := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		var body struct {
@@ -769,6 +770,7 @@ func TestHostileHarnessCannotOverspend(t *testing.T) {
 // records the limit it generated under, which must be the operator's.
 func TestOperatorsMaxTokensCapsEveryAlias(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	var most atomic.Int64
 	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		var body struct {

@@ -72,6 +72,7 @@ func scorePy(t *testing.T, task Task, changes map[string]string) Scored {
 
 func TestPytestHonest(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	for _, command := range []string{"pytest", "python3 -m pytest -q"} {
 		task := pyTask(t, command)
 		if !task.pytest() {
@@ -121,6 +122,7 @@ const registerFromCode = pyBuggy + "\n\nimport gc\nimport _pytest.config\n\n\ncl
 // forger ran; it scores what the buggy code earns, 1 of 5, cleanly.
 func TestPytestTreeCannotConfigurePytest(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	task := pyTask(t, "pytest")
 	plugin := map[string]string{"forgeplugin.py": reportHook}
 	for _, tt := range []struct {
@@ -162,6 +164,7 @@ func merged(m map[string]string, name, body string) map[string]string {
 // beside the buggy source scores as the source does.
 func TestPytestTreeBytecodeIsNotRead(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	task := pyTask(t, "pytest")
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"calc.py": pyFixed})
@@ -183,6 +186,7 @@ func TestPytestTreeBytecodeIsNotRead(t *testing.T) {
 // is caught by the canary or counts nothing.
 func TestPytestForgersInTheCode(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	task := pyTask(t, "pytest")
 	var pad strings.Builder
 	pad.WriteString("def test_pad_0():\n    pass\n")
@@ -229,6 +233,7 @@ func TestPytestForgersInTheCode(t *testing.T) {
 // the agent's tree is caught; one that fixes the code scores every test.
 func TestPytestThroughTheAnchor(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := pyTaskIn(t, e.suite, "python3 -m pytest")
 	for _, tt := range []struct {

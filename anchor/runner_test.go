@@ -24,6 +24,7 @@ import (
 // accepted.
 func TestLostRunsAreDrawnOnce(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	for _, name := range []string{"runner-redraw-losses-by-crash", "runner-redraw-losses-by-tree-conflict"} {
 		t.Run(name, func(t *testing.T) {
 			component, edit := attackFor(t, name).edit()
@@ -65,6 +66,7 @@ func TestLostRunsAreDrawnOnce(t *testing.T) {
 // Sum would take a minute).
 func TestCancelledScoringIsNeverCached(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := addTask(t, e.suite, "train", "cancelled")
 	h := e.hostile(t, attackFor(t, "runner-cancelled-scoring").harness(), nil)
@@ -121,6 +123,7 @@ func TestCancelledScoringIsNeverCached(t *testing.T) {
 // command line on one home, with the baseline harness.
 func TestRunCacheIsKeyedByTheBudget(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	var mu sync.Mutex
 	var offered []int
 	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {

@@ -79,6 +79,7 @@ func TestSandboxCannotSeeWhatIsHidden(t *testing.T) {
 
 func TestSandboxHasNoNetwork(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -110,6 +111,7 @@ func TestSandboxHasNoNetwork(t *testing.T) {
 
 func TestSandboxCannotWriteOutsideWork(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	box, work := realBox(t, e)
 	for _, p := range []string{"/x", "/usr/bin/x", "/etc/x", goEnvRoot() + "/x", "/opt/harness", "/proc/x", "/run/x"} {
@@ -153,6 +155,7 @@ func TestSandboxTimeoutKillsTheWholeTree(t *testing.T) {
 
 func TestSandboxCapsOutputAndProcesses(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	box.Args = []string{"sh", "-c", "head -c 5000000 /dev/zero"}

@@ -89,6 +89,7 @@ func scoreTree(t *testing.T, e *testEnv, task Task, tree map[string]string) Run 
 
 func TestScoringSandbox(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task, _ := LoadTask(addTask(t, e.suite, "train", "score-me"))
 	if r := scoreTree(t, e, task, nil); r.Passed != 1 || r.Total != 2 || r.Outcome != "" {
@@ -124,6 +125,7 @@ func TestScoringSandbox(t *testing.T) {
 
 func TestPlantedReportDoesNotCount(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	dir := filepath.Join(e.suite, "train", "junit-task")
 	writeFiles(t, dir, map[string]string{
@@ -153,6 +155,7 @@ func TestPlantedReportDoesNotCount(t *testing.T) {
 // so the hider must never change a binary's exit status.
 func TestPanickingTestFails(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	suite := t.TempDir()
 	task, err := LoadTask(addTask(t, suite, "train", "panics"))
 	if err != nil {
@@ -201,6 +204,7 @@ func addJUnitTask(t *testing.T, suite, id string) string {
 // run must end; a hung read is released so that the test ends too.
 func TestJUnitReportFIFODoesNotHang(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := addJUnitTask(t, e.suite, "junit")
 	h := e.hostile(t, attackFor(t, "score-junit-report-fifo").harness(), nil)
@@ -233,6 +237,7 @@ func TestJUnitReportFIFODoesNotHang(t *testing.T) {
 // number, and the run served from the cache after.
 func TestEmptyJUnitReportIsAFailure(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := addJUnitTask(t, e.suite, "nan")
 	h := e.hostile(t, attackFor(t, "score-junit-empty-report").harness(), nil)
@@ -261,6 +266,7 @@ func TestEmptyJUnitReportIsAFailure(t *testing.T) {
 // interrupted: the ledger was stuck until an operator rolled back.
 func TestNaNTrainMeanNeverPassesTheGate(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t, repeat(fixer("HELPS"), 1<<12)...)
 	addJUnitTask(t, e.suite, "j-calc")
 	for i := range 5 {
@@ -326,6 +332,7 @@ const moreTests = "import \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif go
 // every test.
 func TestHonestShapesScoreFully(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	gomod := "module example.com/h\n\ngo 1.26\n"
 	for _, tt := range []struct {
 		name, command string
@@ -360,6 +367,7 @@ func TestHonestShapesScoreFully(t *testing.T) {
 // below it.
 func TestModuleInASubfolderScoresFully(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	s := scoreHonest(t, "cd sub && go test ./...", map[string]string{"sub/go.mod": "module example.com/h\n\ngo 1.26\n", "sub/sum.go": buggySum},
 		map[string]string{"sub/sum_test.go": "package sum\n\n" + sumTests, "sub/more_test.go": "package sum\n\n" + moreTests},
 		map[string]string{"sub/sum.go": fixedSum})

@@ -21,6 +21,7 @@ import (
 // the record.
 func TestResumeAfterKillPaysNothingTwice(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	helps := "Always run the tests after every edit."
 	var count, killAt atomic.Int64
 	var kill atomic.Pointer[context.CancelFunc]
@@ -95,6 +96,7 @@ func (e *testEnv) run(t *testing.T, hash, dir string, repeat int, force bool) Ru
 // a forced run (--force asks the model again).
 func TestReplyCacheChargesAndIsolates(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	for _, api := range []string{"openai", "anthropic"} { // anthropic requests carry no seed: the key's repeat tells repeats apart
 		t.Run(api, func(t *testing.T) {
 			e, dir := gateSuite(t, coinModel("never"), addExitTask)
@@ -164,6 +166,7 @@ func TestReplyCacheChargesAndIsolates(t *testing.T) {
 // its first train batch, at zero upstream requests.
 func TestNeverSeesRejectedAtZeroRequests(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	g, upstream := applyToolEdit(t, "\n// A note the model never reads.\n")
 	t.Logf("%s after %s: %d runs, %d requests: %s", g.Decision, g.Stopped, g.Runs, g.Requests, g.Reason)
 	if g.Decision != "reject" || !strings.Contains(g.Reason, "not activated") || g.Requests != 0 || upstream != 0 {
@@ -178,6 +181,7 @@ func TestNeverSeesRejectedAtZeroRequests(t *testing.T) {
 // same change costs every run and the upstream every request.
 func TestScreenOffEvaluatesInFull(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	e := newEnv(t, repeat(coinModel("never"), 1<<16)...)
 	e.a.Screen = "off"
 	for i := range 6 {
@@ -329,6 +333,7 @@ func TestReplyCacheReplaysStreams(t *testing.T) {
 // any task runs: no agent run, no model request.
 func TestInvalidCandidateRejectedBeforeAnyRun(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	g, upstream := applyToolEdit(t, "\nfunc broken() { return 1 }\n")
 	if g.Decision != "reject" || !strings.HasPrefix(g.Reason, "invalid: ") || g.Runs != 0 || g.Requests != 0 ||
 		upstream != 0 {

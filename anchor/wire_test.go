@@ -256,6 +256,7 @@ func FuzzWire(f *testing.F) {
 // either, and the run recorded with the tokens the upstream served.
 func TestCaseVariantKeysNeverReachTheUpstream(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	var reached atomic.Value
 	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached.Store(r.URL.String())
@@ -374,6 +375,7 @@ const imageCost = 576
 // budget.
 func TestImagePartsCannotOverspend(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	var served atomic.Int64
 	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		var body struct {
@@ -409,6 +411,7 @@ func TestImagePartsCannotOverspend(t *testing.T) {
 // must hear nothing.
 func TestImageURLNeverReachesTheNetwork(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	var got atomic.Value
 	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got.Store(r.URL.Query().Get("d"))
@@ -449,6 +452,7 @@ func TestImageURLNeverReachesTheNetwork(t *testing.T) {
 // must hear nothing.
 func TestTypelessImagePartIsRefused(t *testing.T) {
 	slow(t)
+	t.Parallel()
 	var got atomic.Value
 	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got.Store(r.URL.Query().Get("d"))
