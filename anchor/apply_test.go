@@ -52,6 +52,7 @@ func readHarness(t testing.TB, dir, p string) string {
 }
 
 func TestCheckDiff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	h := harnessDir(t)
 	hash, _ := e.a.Snapshot(h)

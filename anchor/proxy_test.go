@@ -521,6 +521,7 @@ func TestProxyPinsAndCaps(t *testing.T) {
 // hangs up before the reply, are charged all they could have cost; an
 // upstream 4xx, nothing.
 func TestProxyChargesWhatItCannotSee(t *testing.T) {
+	t.Parallel()
 	const budget = 9000
 	body := chat(300, "")
 	reservation := int64(budget)

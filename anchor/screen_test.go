@@ -262,6 +262,7 @@ func TestEarlyRejection(t *testing.T) {
 // is never screened out, whatever the seed: its order and the screen's
 // draws. What this costs in power on real suites is ratchet plan's to say.
 func TestScreenKeepsACandidateThatFixesEverything(t *testing.T) {
+	t.Parallel()
 	half := func(n int) []float64 {
 		s := make([]float64, n)
 		for i := range s {
