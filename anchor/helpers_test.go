@@ -121,6 +121,14 @@ func ctx() context.Context { return context.Background() }
 // a harness or runs the anchor (Init, Apply, RunTask, Evaluate, ScoreTree).
 // -short runs the rest: tables, parsers, the gate, the screen, the wire
 // decoder, the proxy on a unix socket, in seconds.
+//
+// A slow test that shares nothing with the others (its own home, suite,
+// model server and folders) calls t.Parallel after slow: the full run takes
+// two at a time. One that changes what the process shares (os.Stderr, the
+// environment, a package variable such as runDisk or maxTree), measures it
+// (the heap, this process's cgroups), or holds a sandbox to a time limit
+// (TestSandboxCannotSeeWhatIsHidden's find /, TestSandboxTimeoutKillsTheWholeTree)
+// does not: go test runs it alone, before the parallel ones.
 func slow(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
