@@ -27,6 +27,8 @@ import (
 // and the ledger says 5,000 throughout. The fake upstream records the
 // max_tokens each task was offered, which the proxy sets from the budget.
 func TestFailedInitKeepsTheSettingsFrozen(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var down atomic.Bool
 	var mu sync.Mutex
 	offered := map[string][]int{} // task id -> max_tokens of its requests

@@ -52,6 +52,7 @@ func readHarness(t testing.TB, dir, p string) string {
 }
 
 func TestCheckDiff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	h := harnessDir(t)
 	hash, _ := e.a.Snapshot(h)
@@ -166,6 +167,8 @@ func (e *testEnv) last(t *testing.T) Gen {
 }
 
 func TestApplyRule(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e, dir := suiteEnv(t)
 	base := e.last(t)
 	if base.Decision != "baseline" || *base.TrainPost != 0.5 || *base.HoldoutPost != 0.5 || !base.Head {

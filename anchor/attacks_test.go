@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -198,8 +199,13 @@ const attacksDir = "testdata/attacks"
 
 // TestAttacks plays each archive of testdata/attacks through the real
 // anchor and bubblewrap, as its comment says, and checks what it expects.
-// An archive a test of its own plays is left to that test.
+// An archive a test of its own plays is left to that test. An attack that
+// must be alone in the process (alone) is played first, one at a time; the
+// others then two at a time (go test's -parallel, GOMAXPROCS), each its
+// own ledger, model server and sandboxes. No other test runs meanwhile:
+// TestAttacks is not parallel.
 func TestAttacks(t *testing.T) {
+	slow(t)
 	names, _ := filepath.Glob(filepath.Join(attacksDir, "*.txtar"))
 	if len(names) == 0 {
 		t.Fatal("no attacks in " + attacksDir)
@@ -212,6 +218,9 @@ func TestAttacks(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			if a.skip != "" {
 				t.Skip(a.skip)
+			}
+			if !a.alone() {
+				t.Parallel()
 			}
 			if a.run == "apply" {
 				a.playApply(t)
@@ -258,6 +267,18 @@ func TestAttackArchives(t *testing.T) {
 		}
 	}
 }
+
+// alone reports whether an attack must be played with nothing else running
+// in the process: it measures the anchor's heap, which any other run moves,
+// or sets runDisk, a package variable every run reads.
+func (a *attack) alone() bool {
+	return a.runDisk != 0 || slices.ContainsFunc(a.wants, func(w want) bool { return w.what == "heap growth at most" })
+}
+
+// inFlight is held shared by an attack while its anchor runs, and whole to
+// list the anchor's cgroups at a moment when no run of the process is in
+// flight: any cgroup left then was left behind.
+var inFlight sync.RWMutex
 
 // checkFormatted fails unless src, and every raw string in it that holds a
 // Go file, is as gofmt would write it.
@@ -547,7 +568,9 @@ func (a *attack) playTask(t *testing.T) {
 	task := a.writeTask(t, e.suite)
 	h := e.hostile(t, a.harness(), nil)
 	run := func() (Run, error) { return e.a.RunTask(ctx(), h, task, 0, a.force) }
-	r, grew, err := heapPeak(run)
+	inFlight.RLock()
+	r, grew, err := heapPeak(run) // RunTask returns its failures
+	inFlight.RUnlock()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,16 +582,27 @@ func (a *attack) playTask(t *testing.T) {
 			t.Error(msg)
 		}
 	}
-	if left := cgroups(); len(left) > 0 {
+	inFlight.Lock()
+	left := cgroups()
+	inFlight.Unlock()
+	if len(left) > 0 {
 		t.Errorf("cgroups left behind: %v", left)
 	}
 }
 
 // playApply applies the archive's edit as a candidate on suiteEnv's ledger.
 func (a *attack) playApply(t *testing.T) {
-	e, dir := suiteEnv(t)
-	component, content := a.edit()
-	if err := e.a.Apply(ctx(), e.candidate(t, component, makeDiff(t, dir, map[string]string{component: content}))); err != nil {
+	var e *testEnv
+	var err error
+	func() {
+		inFlight.RLock()
+		defer inFlight.RUnlock() // t.Fatal too
+		var dir string
+		e, dir = suiteEnv(t)
+		component, content := a.edit()
+		err = e.a.Apply(ctx(), e.candidate(t, component, makeDiff(t, dir, map[string]string{component: content})))
+	}()
+	if err != nil {
 		t.Fatal(err)
 	}
 	g := e.last(t)

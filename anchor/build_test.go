@@ -16,6 +16,8 @@ import (
 // whose rusage covers the compiler; a fresh constant defeats the build
 // cache.
 func TestCandidateBuildIsBounded(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	const memory = 512 << 20
 	if os.Getenv("BUILD_BOMB_CHILD") == "" {
 		child := exec.Command(os.Args[0], "-test.run=^TestCandidateBuildIsBounded$", "-test.count=1", "-test.v")

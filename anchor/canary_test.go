@@ -80,6 +80,7 @@ func TestCanaryLooksLikeItsNeighbours(t *testing.T) {
 // still run, and it still fails. The worst draw is searched for, then the
 // planted file is run by go test on the host.
 func TestCanaryPanicStopsNoTest(t *testing.T) {
+	t.Parallel()
 	panicky := "package sum\n\nfunc helper(xs ...int) []int { return xs }\n\nfunc Sum(xs []int) int {\n\tif len(xs) == 3 {\n\t\tpanic(\"no\")\n\t}\n\treturn len(xs)\n}\n"
 	two := strings.Replace(threeTests, "func helper(xs ...int) []int { return xs }\n\n", "", 1)
 	var planted []byte
@@ -113,6 +114,8 @@ func TestCanaryPanicStopsNoTest(t *testing.T) {
 // Honest work scores every test through the real scoring sandbox wherever
 // the canary lands.
 func TestCanaryAmongTestsScoresHonestWork(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	suite := t.TempDir()
 	dir := addTask(t, suite, "train", "three")
 	os.Remove(filepath.Join(dir, "hidden", "sum_more_test.go"))

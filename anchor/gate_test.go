@@ -87,6 +87,8 @@ func gateSuite(t *testing.T, model fakemodel.Step, add func(testing.TB, string, 
 // game is about the gate's statistics, which see a pass or a fail per task:
 // its tasks are scored by exit status, without go test, to keep it quick.
 func TestGateAAGame(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	helps := "Always run the tests after every edit."
 	e, dir := gateSuite(t, coinModel(helps), addExitTask)
 	accepted, meansUp := 0, 0
@@ -137,6 +139,8 @@ func TestSignTest(t *testing.T) {
 // failure, not the candidate's: the generation ends interrupted, and no run
 // of the failed attempts is cached.
 func TestModelServerDiesMidApply(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var dead atomic.Bool
 	model := coinModel("no phrase helps here")
 	live := model.Func
@@ -263,6 +267,8 @@ func TestGateCountsGroups(t *testing.T) {
 // an accept; the gate counts the kind once (task.toml's group), one fix of
 // five groups, p = 0.5, and rejects.
 func TestGateCountsAKindOnceThroughApply(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	const helps = "Read sum.go twice."
 	model := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		msgs := r.Messages()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -116,9 +117,33 @@ func newEnv(t testing.TB, steps ...fakemodel.Step) *testEnv {
 
 func ctx() context.Context { return context.Background() }
 
+// slow skips t under go test -short: it starts bubblewrap sandboxes, builds
+// a harness or runs the anchor (Init, Apply, RunTask, Evaluate, ScoreTree).
+// -short runs the rest: tables, parsers, the gate, the screen, the wire
+// decoder, the proxy on a unix socket, in seconds.
+//
+// A slow test that shares nothing with the others (its own home, suite,
+// model server and folders) calls t.Parallel after slow: the full run takes
+// two at a time. One that changes what the process shares (os.Stderr, the
+// environment, a package variable such as runDisk or maxTree), measures it
+// (the heap, this process's cgroups), or holds a sandbox to a time limit
+// (TestSandboxCannotSeeWhatIsHidden's find /, TestSandboxTimeoutKillsTheWholeTree)
+// does not: go test runs it alone, before the parallel ones.
+func slow(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("slow: starts sandboxes through the real anchor (run without -short)")
+	}
+}
+
 // TestMain warms the machine's build caches once (the warm cache of the
-// sandboxes and the host build of the baseline harness) before any test.
+// sandboxes and the sandboxed build of the baseline harness) before any
+// test; under -short, whose tests start no sandbox, it does not.
 func TestMain(m *testing.M) {
+	flag.Parse() // testing.Short reads the flags
+	if testing.Short() {
+		os.Exit(m.Run())
+	}
 	if _, err := WarmCache(); err != nil {
 		panic(err)
 	}

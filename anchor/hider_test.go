@@ -71,6 +71,8 @@ func TestHiderMatchesTheConcatenation(t *testing.T) {
 // binary ran and every hidden test counted failed: honest work scored 0 of
 // 2. The hidden file keeps its //go:build lines wherever it is built.
 func TestHiddenFileKeepsItsBuildConstraint(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	s := scoreHonest(t, "go test ./...", map[string]string{"go.mod": "module example.com/h\n\ngo 1.26\n", "sum.go": buggySum},
 		map[string]string{"sum_test.go": "package sum\n\n" + sumTests, "more_test.go": "package sum\n\n" + moreTests,
 			"gen_test.go": "//go:build ignore\n\npackage main\n\nfunc main() {}\n"},

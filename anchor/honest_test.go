@@ -39,6 +39,8 @@ func addShoutTask(t *testing.T, suite, split, id, command, sub string) string {
 const shoutingGreet = "package greet\n\nfunc Greet(name string) string { return Shout(\"hello, \" + name) }\n"
 
 func TestHonestCodeCallsATestFilesHelper(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	for _, tt := range []struct{ id, command, sub string }{
 		{"shout", "go test ./...", ""},
@@ -61,6 +63,8 @@ func TestHonestCodeCallsATestFilesHelper(t *testing.T) {
 // line and all. A holdout run's error is kept like any other (the ledger's
 // readers show it as its outcome only: internal/ledgerdb).
 func TestScoringBuildFailureIsNamed(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := addShoutTask(t, e.suite, "train", "whisper", "go test ./...", "")
 	broken := "package greet\n\nfunc Greet(name string) string { return Whisper(name) }\n"
@@ -83,6 +87,8 @@ func TestScoringBuildFailureIsNamed(t *testing.T) {
 // tests, and a test binary that dies before any test, each say why nothing
 // counted; the environment the command sets reaches the test binary.
 func TestDirectRunsKeepTheCommandsShape(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	gomod := map[string]string{"go.mod": "module example.com/h\n\ngo 1.26\n", "sum.go": buggySum}
 	envTest := "package sum\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMode(t *testing.T) {\n\tif os.Getenv(\"MODE\") != \"strict\" {\n\t\tt.Fatal(\"MODE unset\")\n\t}\n}\n"
 	for _, tt := range []struct {

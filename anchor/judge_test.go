@@ -14,6 +14,8 @@ import (
 // counts the runs the newest judge no longer trusts (audit's
 // TestLogShowsTheGenerationsAndStaleRuns).
 func TestRunsKnowTheirJudge(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t, repeat(fixer(""), 20)...)
 	task := addTask(t, e.suite, "train", "judged")
 	hash, err := e.a.Snapshot(harnessDir(t))

@@ -20,6 +20,8 @@ import (
 // A generation can be rebuilt from the ledger alone: its parent's snapshot
 // and its stored diff, applied by hand, give its hash.
 func TestGenerationFromTheLedgerAlone(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e, dir := suiteEnv(t)
 	prompt := readHarness(t, dir, "system_prompt.md")
 	if err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be CAREFUL.\n"}))); err != nil {
@@ -51,6 +53,8 @@ func TestGenerationFromTheLedgerAlone(t *testing.T) {
 }
 
 func TestRollbackRestoresTheExactSnapshot(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e, dir := suiteEnv(t)
 	base, _ := e.a.head()
 	prompt := readHarness(t, dir, "system_prompt.md")
@@ -79,6 +83,7 @@ func TestRollbackRestoresTheExactSnapshot(t *testing.T) {
 }
 
 func TestInitTwiceAndFrozenSettings(t *testing.T) {
+	slow(t)
 	e, dir := suiteEnv(t)
 	if err := e.a.Init(ctx(), dir); err == nil || !strings.Contains(err.Error(), "already initialized") {
 		t.Errorf("second init: %v", err)
@@ -130,6 +135,8 @@ func init() {
 }
 
 func TestKilledApplyLeavesATruthfulLedger(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e, dir := suiteEnv(t)
 	prompt := readHarness(t, dir, "system_prompt.md")
 	cand := e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be CAREFUL and slow.\n"}))
@@ -213,6 +220,8 @@ INSERT INTO generations(gen, decision, reason) VALUES(0, 'baseline', 'old');`); 
 // opens the ledger: no mounts, no cgroups, no processes. The child is this
 // test binary, running a harness that sleeps (ledger-killed-anchor.txtar).
 func TestKilledAnchorLeavesNothingBehind(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	if home := os.Getenv("KILLED_ANCHOR_HOME"); home != "" {
 		srv, err := fakemodel.Start()
 		if err != nil {

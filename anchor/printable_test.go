@@ -42,6 +42,7 @@ func TestPrintableLeavesNoControl(t *testing.T) {
 // raw. The anchor must print no ESC or BEL, and start no line of the
 // harness's.
 func TestRunOutputReachesNoTerminal(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	addTask(t, e.suite, "train", "terminal")
 	h := e.hostile(t, attackFor(t, "printable-terminal-escapes").harness(), nil)

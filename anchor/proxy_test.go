@@ -521,6 +521,7 @@ func TestProxyPinsAndCaps(t *testing.T) {
 // hangs up before the reply, are charged all they could have cost; an
 // upstream 4xx, nothing.
 func TestProxyChargesWhatItCannotSee(t *testing.T) {
+	t.Parallel()
 	const budget = 9000
 	body := chat(300, "")
 	reservation := int64(budget)
@@ -735,6 +736,8 @@ func TestProxyTextOnly(t *testing.T) {
 // talks until cut off: the upstream serves no more than the budget and one
 // capped reply, and the ledger records what it served.
 func TestHostileHarnessCannotOverspend(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var served, requests atomic.Int64
 	talker := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		var body struct {
@@ -767,6 +770,8 @@ func TestHostileHarnessCannotOverspend(t *testing.T) {
 // (proxy-max-tokens-alias.txtar); the fake upstream applies vLLM's rule and
 // records the limit it generated under, which must be the operator's.
 func TestOperatorsMaxTokensCapsEveryAlias(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var most atomic.Int64
 	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		var body struct {

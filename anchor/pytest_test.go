@@ -71,6 +71,8 @@ func scorePy(t *testing.T, task Task, changes map[string]string) Scored {
 }
 
 func TestPytestHonest(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	for _, command := range []string{"pytest", "python3 -m pytest -q"} {
 		task := pyTask(t, command)
 		if !task.pytest() {
@@ -119,6 +121,8 @@ const registerFromCode = pyBuggy + "\n\nimport gc\nimport _pytest.config\n\n\ncl
 // is neutralised: each tree below would score 5/5 (or be caught) if its
 // forger ran; it scores what the buggy code earns, 1 of 5, cleanly.
 func TestPytestTreeCannotConfigurePytest(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	task := pyTask(t, "pytest")
 	plugin := map[string]string{"forgeplugin.py": reportHook}
 	for _, tt := range []struct {
@@ -159,6 +163,8 @@ func merged(m map[string]string, name, body string) map[string]string {
 // compiled unchecked (Python would trust it without looking at calc.py)
 // beside the buggy source scores as the source does.
 func TestPytestTreeBytecodeIsNotRead(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	task := pyTask(t, "pytest")
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"calc.py": pyFixed})
@@ -179,6 +185,8 @@ func TestPytestTreeBytecodeIsNotRead(t *testing.T) {
 // Forgers in the code under test run in the test process; what they fake
 // is caught by the canary or counts nothing.
 func TestPytestForgersInTheCode(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	task := pyTask(t, "pytest")
 	var pad strings.Builder
 	pad.WriteString("def test_pad_0():\n    pass\n")
@@ -224,6 +232,8 @@ func TestPytestForgersInTheCode(t *testing.T) {
 // Through the real anchor: a harness that plants the blanket forger in
 // the agent's tree is caught; one that fixes the code scores every test.
 func TestPytestThroughTheAnchor(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := pyTaskIn(t, e.suite, "python3 -m pytest")
 	for _, tt := range []struct {

@@ -12,6 +12,8 @@ import (
 // harness reproduces its score and trace at zero upstream requests; a
 // changed harness is told where it first sent something else, still at zero.
 func TestReplayReproducesAndNamesTheDivergence(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e, dir := gateSuite(t, coinModel("never"), addExitTask)
 	runs, err := scan(e.a.db, (*Run).fields, `SELECT `+runCols+` FROM runs WHERE split = 'train' ORDER BY task_id LIMIT 1`)
 	if err != nil || len(runs) != 1 || runs[0].Requests == 0 {

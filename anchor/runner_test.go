@@ -23,6 +23,8 @@ import (
 // once per candidate and repeat, win or lose, and the candidate never
 // accepted.
 func TestLostRunsAreDrawnOnce(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	for _, name := range []string{"runner-redraw-losses-by-crash", "runner-redraw-losses-by-tree-conflict"} {
 		t.Run(name, func(t *testing.T) {
 			component, edit := attackFor(t, name).edit()
@@ -59,30 +61,54 @@ func TestLostRunsAreDrawnOnce(t *testing.T) {
 // clean run, its truncated score served from the cache from then on
 // (runner-cancelled-scoring.txtar: the agent's Sum is slow). Here the
 // context is cancelled while scoring runs; the next run of the same
-// harness and task must not come from the cache.
+// harness and task must not come from the cache: it starts a run of its
+// own, which is cancelled in turn once it has (scored to the end, the slow
+// Sum would take a minute).
 func TestCancelledScoringIsNeverCached(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := addTask(t, e.suite, "train", "cancelled")
 	h := e.hostile(t, attackFor(t, "runner-cancelled-scoring").harness(), nil)
-	c, cancel := context.WithCancel(ctx())
-	go func() {
-		for c.Err() == nil {
-			if dirs, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", "score", "work", "task")); len(dirs) > 0 {
-				time.Sleep(3 * time.Second) // compiled, and inside the slow test
-				cancel()
+	// cancelOnce returns a context cancelled wait after a path matching
+	// pattern (under the anchor's tmp/<pid>/<run>) exists, and a channel
+	// closed when it was.
+	cancelOnce := func(pattern string, wait time.Duration) (context.Context, context.CancelFunc, chan struct{}) {
+		c, cancel := context.WithCancel(ctx())
+		seen := make(chan struct{})
+		go func() {
+			for c.Err() == nil {
+				if dirs, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*", pattern)); len(dirs) > 0 {
+					close(seen)
+					time.Sleep(wait)
+					cancel()
+					return
+				}
+				time.Sleep(50 * time.Millisecond)
 			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}()
+		}()
+		return c, cancel, seen
+	}
+	c, cancel, _ := cancelOnce(filepath.Join("score", "work", "task"), 3*time.Second) // compiled, and inside the slow test
 	r, err := e.a.RunTask(c, h, task, 0, true)
 	cancel()
 	t.Logf("outcome %q score %v error %q: %v", r.Outcome, r.Score, r.Error, err)
-	cached, err := e.a.RunTask(ctx(), h, task, 0, false)
-	if err != nil {
-		t.Fatal(err)
+	if left, _ := filepath.Glob(filepath.Join(e.a.Home, "tmp", "*", "*")); len(left) > 0 {
+		t.Fatalf("the cancelled run left %v", left)
 	}
-	if cached.Cached {
-		t.Errorf("a scoring cut short by cancellation is served from the cache as score %v (outcome %q)", cached.Score, cached.Outcome)
+	c, cancel, started := cancelOnce("agent", 0)
+	next, err := e.a.RunTask(c, h, task, 0, false)
+	cancel()
+	select {
+	case <-started:
+		t.Logf("the next run started afresh: outcome %q: %v", next.Outcome, err)
+	default:
+		if !next.Cached {
+			t.Fatalf("the next run neither came from the cache nor started a run of its own: outcome %q, %v", next.Outcome, err)
+		}
+	}
+	if next.Cached {
+		t.Errorf("a scoring cut short by cancellation is served from the cache as score %v (outcome %q)", next.Score, next.Outcome)
 	}
 }
 
@@ -96,6 +122,8 @@ func TestCancelledScoringIsNeverCached(t *testing.T) {
 // it as its own. Here the worker's two invocations are played through the
 // command line on one home, with the baseline harness.
 func TestRunCacheIsKeyedByTheBudget(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var mu sync.Mutex
 	var offered []int
 	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {

@@ -48,6 +48,7 @@ func (b Box) sh(t *testing.T, script string) (int, string) {
 }
 
 func TestSandboxCannotSeeWhatIsHidden(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	self, _ := os.Executable()
@@ -77,6 +78,8 @@ func TestSandboxCannotSeeWhatIsHidden(t *testing.T) {
 }
 
 func TestSandboxHasNoNetwork(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -107,6 +110,8 @@ func TestSandboxHasNoNetwork(t *testing.T) {
 }
 
 func TestSandboxCannotWriteOutsideWork(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	box, work := realBox(t, e)
 	for _, p := range []string{"/x", "/usr/bin/x", "/etc/x", goEnvRoot() + "/x", "/opt/harness", "/proc/x", "/run/x"} {
@@ -126,6 +131,7 @@ func TestSandboxCannotWriteOutsideWork(t *testing.T) {
 }
 
 func TestSandboxTimeoutKillsTheWholeTree(t *testing.T) {
+	slow(t)
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	box.Timeout = time.Second
@@ -148,6 +154,8 @@ func TestSandboxTimeoutKillsTheWholeTree(t *testing.T) {
 }
 
 func TestSandboxCapsOutputAndProcesses(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	box, _ := realBox(t, e)
 	box.Args = []string{"sh", "-c", "head -c 5000000 /dev/zero"}
@@ -158,7 +166,7 @@ func TestSandboxCapsOutputAndProcesses(t *testing.T) {
 	if st, err := os.Stat("/sys/fs/cgroup/pids"); err != nil || !st.IsDir() {
 		t.Skip("no pids cgroup on this machine: the process cap is not enforced here")
 	}
-	code, outs := box.sh(t, "for i in $(seq 700); do sleep 5 & done 2>&1 | tail -1; echo done")
+	code, outs := box.sh(t, "for i in $(seq 700); do sleep 5 >/dev/null 2>&1 & done 2>&1 | tail -1; echo done")
 	if !strings.Contains(outs, "fork") && !strings.Contains(outs, "Resource temporarily unavailable") {
 		t.Errorf("700 processes were allowed (exit %d): %s", code, outs)
 	}

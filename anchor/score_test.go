@@ -88,6 +88,8 @@ func scoreTree(t *testing.T, e *testEnv, task Task, tree map[string]string) Run 
 }
 
 func TestScoringSandbox(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task, _ := LoadTask(addTask(t, e.suite, "train", "score-me"))
 	if r := scoreTree(t, e, task, nil); r.Passed != 1 || r.Total != 2 || r.Outcome != "" {
@@ -122,6 +124,8 @@ func TestScoringSandbox(t *testing.T) {
 }
 
 func TestPlantedReportDoesNotCount(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	dir := filepath.Join(e.suite, "train", "junit-task")
 	writeFiles(t, dir, map[string]string{
@@ -150,6 +154,8 @@ func TestPlantedReportDoesNotCount(t *testing.T) {
 // and all: go test reads a panicked test as passed when its binary exits 0,
 // so the hider must never change a binary's exit status.
 func TestPanickingTestFails(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	suite := t.TempDir()
 	task, err := LoadTask(addTask(t, suite, "train", "panics"))
 	if err != nil {
@@ -197,6 +203,8 @@ func addJUnitTask(t *testing.T, suite, id string) string {
 // which the anchor's read blocked forever, and the whole apply hung. The
 // run must end; a hung read is released so that the test ends too.
 func TestJUnitReportFIFODoesNotHang(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := addJUnitTask(t, e.suite, "junit")
 	h := e.hostile(t, attackFor(t, "score-junit-report-fifo").harness(), nil)
@@ -228,6 +236,8 @@ func TestJUnitReportFIFODoesNotHang(t *testing.T) {
 // harness the head every apply was interrupted. The score must be a
 // number, and the run served from the cache after.
 func TestEmptyJUnitReportIsAFailure(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t)
 	task := addJUnitTask(t, e.suite, "nan")
 	h := e.hostile(t, attackFor(t, "score-junit-empty-report").harness(), nil)
@@ -255,6 +265,8 @@ func TestEmptyJUnitReportIsAFailure(t *testing.T) {
 // read from the cache, so the next apply, whatever it proposed, was
 // interrupted: the ledger was stuck until an operator rolled back.
 func TestNaNTrainMeanNeverPassesTheGate(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t, repeat(fixer("HELPS"), 1<<12)...)
 	addJUnitTask(t, e.suite, "j-calc")
 	for i := range 5 {
@@ -319,6 +331,8 @@ const moreTests = "import \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif go
 // folders, and a command that cds first. Each fixes Sum and must score
 // every test.
 func TestHonestShapesScoreFully(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	gomod := "module example.com/h\n\ngo 1.26\n"
 	for _, tt := range []struct {
 		name, command string
@@ -352,6 +366,8 @@ func TestHonestShapesScoreFully(t *testing.T) {
 // key is the nearest go.mod above the hidden file's folder, with the path
 // below it.
 func TestModuleInASubfolderScoresFully(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	s := scoreHonest(t, "cd sub && go test ./...", map[string]string{"sub/go.mod": "module example.com/h\n\ngo 1.26\n", "sub/sum.go": buggySum},
 		map[string]string{"sub/sum_test.go": "package sum\n\n" + sumTests, "sub/more_test.go": "package sum\n\n" + moreTests},
 		map[string]string{"sub/sum.go": fixedSum})

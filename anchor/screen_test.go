@@ -20,6 +20,8 @@ import (
 // anchor before the kill did is a race, and a reply that did not is not in
 // the record.
 func TestResumeAfterKillPaysNothingTwice(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	helps := "Always run the tests after every edit."
 	var count, killAt atomic.Int64
 	var kill atomic.Pointer[context.CancelFunc]
@@ -93,6 +95,8 @@ func (e *testEnv) run(t *testing.T, hash, dir string, repeat int, force bool) Ru
 // what the harness never sees) or another repeat go upstream, and so does
 // a forced run (--force asks the model again).
 func TestReplyCacheChargesAndIsolates(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	for _, api := range []string{"openai", "anthropic"} { // anthropic requests carry no seed: the key's repeat tells repeats apart
 		t.Run(api, func(t *testing.T) {
 			e, dir := gateSuite(t, coinModel("never"), addExitTask)
@@ -161,6 +165,8 @@ func TestReplyCacheChargesAndIsolates(t *testing.T) {
 // model only what the incumbent sent: it is rejected as not activated after
 // its first train batch, at zero upstream requests.
 func TestNeverSeesRejectedAtZeroRequests(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	g, upstream := applyToolEdit(t, "\n// A note the model never reads.\n")
 	t.Logf("%s after %s: %d runs, %d requests: %s", g.Decision, g.Stopped, g.Runs, g.Requests, g.Reason)
 	if g.Decision != "reject" || !strings.Contains(g.Reason, "not activated") || g.Requests != 0 || upstream != 0 {
@@ -174,6 +180,8 @@ func TestNeverSeesRejectedAtZeroRequests(t *testing.T) {
 // With the screen off the candidate runs on every task, as before: the
 // same change costs every run and the upstream every request.
 func TestScreenOffEvaluatesInFull(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	e := newEnv(t, repeat(coinModel("never"), 1<<16)...)
 	e.a.Screen = "off"
 	for i := range 6 {
@@ -254,6 +262,7 @@ func TestEarlyRejection(t *testing.T) {
 // is never screened out, whatever the seed: its order and the screen's
 // draws. What this costs in power on real suites is ratchet plan's to say.
 func TestScreenKeepsACandidateThatFixesEverything(t *testing.T) {
+	t.Parallel()
 	half := func(n int) []float64 {
 		s := make([]float64, n)
 		for i := range s {
@@ -324,6 +333,8 @@ func TestReplyCacheReplaysStreams(t *testing.T) {
 // A candidate that does not build is rejected at the validity step, before
 // any task runs: no agent run, no model request.
 func TestInvalidCandidateRejectedBeforeAnyRun(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	g, upstream := applyToolEdit(t, "\nfunc broken() { return 1 }\n")
 	if g.Decision != "reject" || !strings.HasPrefix(g.Reason, "invalid: ") || g.Runs != 0 || g.Requests != 0 ||
 		upstream != 0 {

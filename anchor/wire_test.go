@@ -255,6 +255,8 @@ func FuzzWire(f *testing.F) {
 // against both kinds of server; each must now be refused before it reaches
 // either, and the run recorded with the tokens the upstream served.
 func TestCaseVariantKeysNeverReachTheUpstream(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var reached atomic.Value
 	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached.Store(r.URL.String())
@@ -372,6 +374,8 @@ const imageCost = 576
 // charges what such a model reports, and must serve no more than the
 // budget.
 func TestImagePartsCannotOverspend(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var served atomic.Int64
 	e := newEnv(t, repeat(fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
 		var body struct {
@@ -406,6 +410,8 @@ func TestImagePartsCannotOverspend(t *testing.T) {
 // as OpenAI and Anthropic do; the outside server stands for anyone's, and
 // must hear nothing.
 func TestImageURLNeverReachesTheNetwork(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var got atomic.Value
 	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got.Store(r.URL.Query().Get("d"))
@@ -445,6 +451,8 @@ func TestImageURLNeverReachesTheNetwork(t *testing.T) {
 // URL of a typeless part with image_url, as vLLM does; the outside server
 // must hear nothing.
 func TestTypelessImagePartIsRefused(t *testing.T) {
+	slow(t)
+	t.Parallel()
 	var got atomic.Value
 	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got.Store(r.URL.Query().Get("d"))
