@@ -4,13 +4,10 @@ package doortest
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"ratchet/door"
@@ -80,44 +77,16 @@ func Harness() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "harness")
 }
 
-// built is the ratchet command, built once per test binary: the tests only
-// run it, and each build links for seconds.
-var built struct {
-	once sync.Once
-	dir  string // removed by Main
-	err  error
-}
-
-// Ratchet builds the ratchet command, once per test binary, and returns its
-// path, for tests that go through the binary as a user would. A package
-// that calls it runs its tests through Main, which removes the build.
+// Ratchet returns the ratchet command, built once per test binary (see
+// testtree.Command); a package that uses it calls Main from its TestMain.
 func Ratchet(t testing.TB) string {
 	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "doortest-ratchet-"); built.err != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(built.dir, "ratchet"), "./cmd/ratchet")
-		cmd.Dir = filepath.Join(Harness(), "..")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("build ratchet: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return filepath.Join(built.dir, "ratchet")
+	return testtree.Command(t, "ratchet")
 }
 
 // Main runs a package's tests (call it from TestMain) and removes what
 // Ratchet built.
-func Main(m *testing.M) {
-	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
-	os.Exit(code)
-}
+func Main(m *testing.M) { testtree.Main(m) }
 
 // ModelEnv is the environment of a ratchet process using the scripted model
 // at url, with a credential that must never reach the agent.
