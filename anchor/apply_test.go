@@ -3,10 +3,12 @@ package anchor
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"ratchet/harness/fakemodel"
@@ -49,72 +51,6 @@ func readHarness(t testing.TB, dir, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-func TestCheckDiff(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	h := harnessDir(t)
-	hash, _ := e.a.Snapshot(h)
-	files, _ := e.a.readSnapshot(hash)
-	editable := manifest(files)
-	prompt := readHarness(t, h, "system_prompt.md")
-	readFile := readHarness(t, h, "tools/read_file.go")
-	tests := []struct {
-		name, component, diff, want string
-	}{
-		{"one editable file", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": prompt + "Be brief.\n"}), ""},
-		{"empty diff", "system_prompt.md", "", "empty or not a diff"},
-		{"component not in manifest", "main.go", makeDiff(t, h, map[string]string{"main.go": readHarness(t, h, "main.go") + "// x\n"}), "not listed in manifest"},
-		{"file outside the manifest", "system_prompt.md", makeDiff(t, h, map[string]string{"main.go": readHarness(t, h, "main.go") + "// x\n"}), "must touch exactly system_prompt.md; it touches main.go"},
-		{"two files", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": prompt + "x\n", "memory/memory.go": readHarness(t, h, "memory/memory.go") + "// x\n"}), "it touches memory/memory.go, system_prompt.md"},
-		{"new file", "tools/new.go", makeDiff(t, h, map[string]string{"tools/new.go": "package tools\n"}), "create mode"},
-		{"deleted file", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": "\x00delete"}), "delete mode"},
-		{"binary", "system_prompt.md", makeDiff(t, h, map[string]string{"system_prompt.md": "\x00\x01\x02binary\x00"}), "binary"},
-		{"mode change", "system_prompt.md", "diff --git a/system_prompt.md b/system_prompt.md\nold mode 100644\nnew mode 100755\n", "mode change"},
-		{"symlink", "system_prompt.md", "diff --git a/system_prompt.md b/system_prompt.md\nnew file mode 120000\n--- /dev/null\n+++ b/system_prompt.md\n@@ -0,0 +1 @@\n+/etc/passwd\n", "create mode 120000"},
-		{"rename", "system_prompt.md", "diff --git a/system_prompt.md b/prompt.md\nsimilarity index 100%\nrename from system_prompt.md\nrename to prompt.md\n", "rename system_prompt.md => prompt.md"},
-		{"dot dot", "system_prompt.md", "--- a/../system_prompt.md\n+++ b/../system_prompt.md\n@@ -1 +1 @@\n-a\n+b\n", "outside the harness"},
-		{"absolute", "system_prompt.md", "--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n", "it touches etc/passwd"},
-		{"no file", "system_prompt.md", "hello\n", "not a diff git can read"},
-		{"whole-file rewrite", "tools/read_file.go", makeDiff(t, h, map[string]string{"tools/read_file.go": "package tools\n"}), "whole-file rewrite"},
-		{"large edit that keeps most lines", "tools/read_file.go", makeDiff(t, h, map[string]string{"tools/read_file.go": strings.Replace(readFile, "Read a text file", "Read a whole text file", 1)}), ""},
-	}
-	for _, tt := range tests {
-		got := checkDiff([]byte(tt.diff), tt.component, editable, files)
-		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
-			t.Errorf("%s: checkDiff = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestLeakDetector(t *testing.T) {
-	e := newEnv(t)
-	dir := addTask(t, e.suite, "train", "sum-leaky-task")
-	writeFiles(t, dir, map[string]string{"task.toml": "prompt = \"\"\"\nThe report must say \"totals balanced\" at the end.\n\"\"\"\ntest = \"go test ./...\"\n"})
-	addTask(t, e.suite, "holdout", "holdout-only-task")
-	hash, _ := e.a.Snapshot(harnessDir(t))
-	files, _ := e.a.readSnapshot(hash)
-	tests := []struct{ line, want string }{
-		{"When the task is sum-leaky-task, edit sum.go.", "sum-leaky-task"},
-		{"import example.com/sum-leaky-task", "sum-leaky-task"},
-		{`Always print "totals balanced".`, "totals balanced"},
-		{"if the test says empty then", ""},
-		{"holdout-only-task is not train", ""},
-		{`Use "write_file" with the "complete file content".`, ""}, // harness vocabulary
-	}
-	for _, tt := range tests {
-		diff := "--- a/system_prompt.md\n+++ b/system_prompt.md\n@@ -1 +1,2 @@\n x\n+" + tt.line + "\n"
-		got := e.a.leak(diff, files)
-		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
-			t.Errorf("leak(%q) = %q, want %q", tt.line, got, tt.want)
-		}
-	}
-	// Quoted strings from public tests count as well.
-	writeFiles(t, dir, map[string]string{"repo/sum_test.go": "package sum\n// want \"grand total: 6\"\n"})
-	if got := e.a.leak("+++ b/system_prompt.md\n+print grand total: 6\n", files); got == "" {
-		t.Error("a string from a public test was not caught")
-	}
 }
 
 // suiteModel fixes the task when the system prompt says CAREFUL; for t-b it
@@ -300,4 +236,113 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// A change the model never sees (a comment in a tool's code) sends the
+// model only what the incumbent sent: it is rejected as not activated after
+// its first train batch, at zero upstream requests.
+func TestNeverSeesRejectedAtZeroRequests(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	g, upstream := applyToolEdit(t, "\n// A note the model never reads.\n")
+	t.Logf("%s after %s: %d runs, %d requests: %s", g.Decision, g.Stopped, g.Runs, g.Requests, g.Reason)
+	if g.Decision != "reject" || !strings.Contains(g.Reason, "not activated") || g.Requests != 0 || upstream != 0 {
+		t.Errorf("decision %s, %d requests (%d upstream): %s", g.Decision, g.Requests, upstream, g.Reason)
+	}
+	if g.Runs == 0 || g.Runs >= 6 {
+		t.Errorf("%d agent runs; want the first train batch", g.Runs)
+	}
+}
+
+// With the screen off the candidate runs on every task, as before: the
+// same change costs every run and the upstream every request.
+func TestScreenOffEvaluatesInFull(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	e := newEnv(t, repeat(coinModel("never"), 1<<16)...)
+	e.a.Screen = "off"
+	for i := range 6 {
+		addExitTask(t, e.suite, "train", fmt.Sprintf("gate-t%02d", i))
+	}
+	for i := range 12 {
+		addExitTask(t, e.suite, "holdout", fmt.Sprintf("gate-h%02d", i))
+	}
+	dir := copyHarness(t)
+	if err := e.a.Init(ctx(), dir); err != nil {
+		t.Fatal(err)
+	}
+	n0 := len(e.srv.Requests())
+	tool := readHarness(t, dir, "tools/list_dir.go")
+	diff := makeDiff(t, dir, map[string]string{"tools/list_dir.go": tool + "\n// A note the model never reads.\n"})
+	if err := e.a.Apply(ctx(), e.candidate(t, "tools/list_dir.go", diff)); err != nil {
+		t.Fatal(err)
+	}
+	g := e.last(t)
+	if g.Decision != "reject" || g.Runs != 6 || g.Requests == 0 || len(e.srv.Requests()) == n0 {
+		t.Errorf("%s after %s: %d runs, %d requests: %s", g.Decision, g.Stopped, g.Runs, g.Requests, g.Reason)
+	}
+	if v, _ := e.a.meta("screen"); v != "off" {
+		t.Errorf("the ledger froze screen %q", v)
+	}
+}
+
+// A candidate that does not build is rejected at the validity step, before
+// any task runs: no agent run, no model request.
+func TestInvalidCandidateRejectedBeforeAnyRun(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	g, upstream := applyToolEdit(t, "\nfunc broken() { return 1 }\n")
+	if g.Decision != "reject" || !strings.HasPrefix(g.Reason, "invalid: ") || g.Runs != 0 || g.Requests != 0 ||
+		upstream != 0 {
+		t.Errorf("%s, %d runs, %d requests (%d upstream): %s", g.Decision, g.Runs, g.Requests, upstream, g.Reason)
+	}
+}
+
+// applyToolEdit applies, on a fresh gate suite, a candidate that appends
+// suffix to tools/list_dir.go, and returns its generation and the requests
+// the upstream saw during the apply.
+func applyToolEdit(t *testing.T, suffix string) (Gen, int) {
+	t.Helper()
+	e, dir := gateSuite(t, coinModel("never"), addExitTask)
+	n0 := len(e.srv.Requests())
+	tool := readHarness(t, dir, "tools/list_dir.go")
+	diff := makeDiff(t, dir, map[string]string{"tools/list_dir.go": tool + suffix})
+	if err := e.a.Apply(ctx(), e.candidate(t, "tools/list_dir.go", diff)); err != nil {
+		t.Fatal(err)
+	}
+	return e.last(t), len(e.srv.Requests()) - n0
+}
+
+// A model server that dies in the middle of an apply is the machine's
+// failure, not the candidate's: the generation ends interrupted, and no run
+// of the failed attempts is cached.
+func TestModelServerDiesMidApply(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	var dead atomic.Bool
+	model := coinModel("no phrase helps here")
+	live := model.Func
+	model.Func = func(r fakemodel.Request) fakemodel.Step {
+		if dead.Load() {
+			return fakemodel.Step{Status: 503, Body: `{"error":"overloaded"}`}
+		}
+		return live(r)
+	}
+	e, dir := gateEnv(t, model)
+	dead.Store(true)
+	prompt := readHarness(t, dir, "system_prompt.md")
+	err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be brief.\n"})))
+	if err == nil || !strings.Contains(err.Error(), "infrastructure failure") {
+		t.Errorf("apply with a dead model server: %v", err)
+	}
+	g := e.last(t)
+	if g.Decision != "interrupted" || !strings.Contains(g.Reason, "step 5") || !strings.Contains(g.Reason, "model server") {
+		t.Errorf("generation: %s: %s", g.Decision, g.Reason)
+	}
+	var cachable, infra int
+	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE harness_hash = ? AND error = ''`, g.Hash).Scan(&cachable)
+	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE harness_hash = ? AND outcome = 'infra'`, g.Hash).Scan(&infra)
+	if cachable != 0 || infra == 0 {
+		t.Errorf("the candidate's runs: %d cachable (want 0), %d marked infra (want some)", cachable, infra)
+	}
 }

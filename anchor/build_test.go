@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -42,4 +43,34 @@ func TestCandidateBuildIsBounded(t *testing.T) {
 	err := e.a.Apply(ctx(), cand)
 	g := e.last(t)
 	t.Logf("%s in %s: %s (%v)", g.Decision, time.Since(start).Round(time.Second), g.Reason, err)
+}
+
+// A run another judge scored (another anchor build or Go toolchain) is not
+// served from the cache: it runs again under this one, and ratchet log
+// counts the runs the newest judge no longer trusts (audit's
+// TestLogShowsTheGenerationsAndStaleRuns).
+func TestRunsKnowTheirJudge(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	e := newEnv(t, repeat(fixer(""), 20)...)
+	task := addTask(t, e.suite, "train", "judged")
+	hash, err := e.a.Snapshot(harnessDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := e.a.RunTask(ctx(), hash, task, 0, false)
+	if err != nil || first.Judge != judge() || !strings.Contains(first.Judge, " go1.") {
+		t.Fatalf("first run: judge %q (want %q), %v", first.Judge, judge(), err)
+	}
+	again, err := e.a.RunTask(ctx(), hash, task, 0, false)
+	if err != nil || !again.Cached || again.ID != first.ID {
+		t.Fatalf("the same judge's run was not served from the cache: %+v, %v", again, err)
+	}
+	if _, err := e.a.db.Exec(`UPDATE runs SET judge = 'an older anchor go1.25.0'`); err != nil {
+		t.Fatal(err)
+	}
+	rerun, err := e.a.RunTask(ctx(), hash, task, 0, false)
+	if err != nil || rerun.Cached || rerun.ID == first.ID || rerun.Judge != judge() || rerun.Outcome != "ok" {
+		t.Fatalf("another judge's run was served, or the new run is wrong: %+v, %v", rerun, err)
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"ratchet/harness/fakemodel"
@@ -132,40 +131,6 @@ func TestSignTest(t *testing.T) {
 		if got := SignTest(tt.fixed, tt.broken); math.Abs(got-tt.want) > 1e-12 {
 			t.Errorf("SignTest(%d, %d) = %v, want %v", tt.fixed, tt.broken, got, tt.want)
 		}
-	}
-}
-
-// A model server that dies in the middle of an apply is the machine's
-// failure, not the candidate's: the generation ends interrupted, and no run
-// of the failed attempts is cached.
-func TestModelServerDiesMidApply(t *testing.T) {
-	slow(t)
-	t.Parallel()
-	var dead atomic.Bool
-	model := coinModel("no phrase helps here")
-	live := model.Func
-	model.Func = func(r fakemodel.Request) fakemodel.Step {
-		if dead.Load() {
-			return fakemodel.Step{Status: 503, Body: `{"error":"overloaded"}`}
-		}
-		return live(r)
-	}
-	e, dir := gateEnv(t, model)
-	dead.Store(true)
-	prompt := readHarness(t, dir, "system_prompt.md")
-	err := e.a.Apply(ctx(), e.candidate(t, "system_prompt.md", makeDiff(t, dir, map[string]string{"system_prompt.md": prompt + "Be brief.\n"})))
-	if err == nil || !strings.Contains(err.Error(), "infrastructure failure") {
-		t.Errorf("apply with a dead model server: %v", err)
-	}
-	g := e.last(t)
-	if g.Decision != "interrupted" || !strings.Contains(g.Reason, "step 5") || !strings.Contains(g.Reason, "model server") {
-		t.Errorf("generation: %s: %s", g.Decision, g.Reason)
-	}
-	var cachable, infra int
-	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE harness_hash = ? AND error = ''`, g.Hash).Scan(&cachable)
-	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE harness_hash = ? AND outcome = 'infra'`, g.Hash).Scan(&infra)
-	if cachable != 0 || infra == 0 {
-		t.Errorf("the candidate's runs: %d cachable (want 0), %d marked infra (want some)", cachable, infra)
 	}
 }
 

@@ -179,3 +179,13 @@ func (a *Anchor) extract(hash, dst string) error {
 
 // strconvQuote quotes s as a TOML basic string.
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// run runs the task at dir with harness hash, through the run cache unless forced.
+func (e *testEnv) run(t *testing.T, hash, dir string, repeat int, force bool) Run {
+	t.Helper()
+	r, err := e.a.RunTask(ctx(), hash, dir, repeat, force)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -375,3 +375,28 @@ func TestModuleInASubfolderScoresFully(t *testing.T) {
 		t.Errorf("honest work in a module under sub/ scored %d of %d (outcome %q)", s.Passed, s.Total, s.Outcome)
 	}
 }
+
+// count says why when no hidden test reported, and only then; firstLine
+// finds the compiler's line in go test's JSON build output, and go's own
+// complaint in a line that is no event.
+func TestCountSaysWhyNoTestReported(t *testing.T) {
+	hidden := map[string][]byte{"sum_test.go": hiddenSum["hidden/sum_test.go"], "sum_more_test.go": hiddenSum["hidden/sum_more_test.go"]}
+	gomod := map[string][]byte{"go.mod": []byte("module example.com/s\n")}
+	build := goEvents(`{"ImportPath":"example.com/s [example.com/s.test]","Action":"build-output","Output":"# example.com/s [example.com/s.test]\n"}`,
+		`{"ImportPath":"example.com/s [example.com/s.test]","Action":"build-output","Output":"./sum.go:3:9: undefined: Title\n"}`,
+		`{"Action":"output","Package":"example.com/s","Output":"FAIL\texample.com/s [build failed]\n"}`)
+	why := firstLine(build, "build-output")
+	if why != "./sum.go:3:9: undefined: Title" {
+		t.Errorf("firstLine of a failed build = %q", why)
+	}
+	if got := firstLine([]byte("go: cannot find main module\n"), "build-output"); got != "go: cannot find main module" {
+		t.Errorf("firstLine of go's own complaint = %q", got)
+	}
+	if s := Count(Task{Test: "go test ./..."}, nil, 1, nil, hidden, gomod, nil, why); s.Error != "no hidden test reported: "+why || s.Passed != 0 || s.Total != 2 {
+		t.Errorf("nothing reported: %+v", s)
+	}
+	one := goEvents(`{"Action":"fail","Package":"example.com/s","Test":"TestThree"}`)
+	if s := Count(Task{Test: "go test ./..."}, one, 1, nil, hidden, gomod, nil, why); s.Error != "" || s.Total != 2 {
+		t.Errorf("a hidden test reported, yet the error says %q", s.Error)
+	}
+}
