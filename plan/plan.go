@@ -189,8 +189,8 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 
 func (c Config) check() error {
 	var errs []error
-	if c.Trials < 1 || c.AA < 0 {
-		errs = append(errs, errors.New("--trials must be at least 1 and --aa at least 0"))
+	if c.Trials < 1 || c.AA < 0 || c.ScreenTrials < 0 {
+		errs = append(errs, errors.New("--trials and --screen-trials must be at least 1 and --aa at least 0"))
 	}
 	if c.Power <= 0 || c.Power >= 1 {
 		errs = append(errs, fmt.Errorf("--power %g must lie between 0 and 1", c.Power))

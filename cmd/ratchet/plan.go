@@ -28,6 +28,7 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 	var c plan.Config
 	fs.StringVar(&c.Home, "home", cmp.Or(os.Getenv("ANCHOR_HOME"), ".anchor"), "the anchor's home, holding ledger.db (ANCHOR_HOME)")
 	fs.IntVar(&c.Trials, "trials", 2000, "simulated applies per power figure")
+	fs.IntVar(&c.ScreenTrials, "screen-trials", 200, "simulated screened applies per figure of the screen's cost and power (the slowest part)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the simulation; the same seed gives the same figures")
 	fs.IntVar(&c.AA, "aa", 0, "play the A/A game N times: candidates that change nothing, drawn from the head's pass rates")
 	fs.Float64Var(&c.Power, "power", 0.8, "target power")

@@ -18,7 +18,8 @@ func TestPlanCommand(t *testing.T) {
 	}
 	ctx := context.Background()
 	var out bytes.Buffer
-	args := []string{"--p", "0.5", "--holdout", "30", "--train", "50", "--trials", "300", "--aa", "500", "--json", "--home", t.TempDir()}
+	args := []string{"--p", "0.5", "--holdout", "30", "--train", "50", "--trials", "300", "--aa", "500", "--json", "--home", t.TempDir(),
+		"--screen-trials", "10"}
 	if err := planTo(ctx, args, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,8 @@ func TestPlanCommand(t *testing.T) {
 	suite := filepath.Join(filepath.Dir(file), "..", "..", "tasks", "example")
 	holdout, _ := filepath.Glob(filepath.Join(suite, "holdout", "*", "task.toml"))
 	out.Reset()
-	if err := planTo(ctx, []string{"--p", "0.5", "--tasks", suite, "--trials", "200", "--home", t.TempDir()}, &out); err != nil {
+	if err := planTo(ctx, []string{"--p", "0.5", "--tasks", suite, "--trials", "200", "--home", t.TempDir(),
+		"--screen-trials", "10"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if want := fmt.Sprintf(" %d holdout tasks", len(holdout)); len(holdout) == 0 || !strings.Contains(out.String(), want) {
@@ -58,9 +60,10 @@ func TestPlanCommand(t *testing.T) {
 	}
 
 	for _, bad := range [][]string{
-		{"--home", t.TempDir()},                  // no ledger
-		{"--p", "0.5", "--tasks", t.TempDir()},   // not a suite
-		{"--p", "1.5", "--holdout", "30"},        // not a rate
+		{"--home", t.TempDir()},                // no ledger
+		{"--p", "0.5", "--tasks", t.TempDir()}, // not a suite
+		{"--p", "1.5", "--holdout", "30"},      // not a rate
+		{"--p", "0.5", "--holdout", "30", "--screen-trials", "-1"},
 		{"--p", "0.5", "--holdout", "30", "now"}, // stray argument
 	} {
 		err := planTo(ctx, bad, &out)
@@ -88,7 +91,8 @@ func TestBundledSuiteDetectsTwentyPoints(t *testing.T) {
 		t.Run("seed "+seed, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			args := []string{"--p", "0.5", "--tasks", suite, "--seed", seed, "--json", "--home", t.TempDir()}
+			// the screen's figures are not read here: a few of its trials suffice
+			args := []string{"--p", "0.5", "--tasks", suite, "--seed", seed, "--json", "--home", t.TempDir(), "--screen-trials", "10"}
 			if err := planTo(context.Background(), args, &out); err != nil {
 				t.Fatal(err)
 			}
