@@ -62,7 +62,7 @@ func (a *Anchor) build(ctx context.Context, hash string) (string, error) {
 		return "", err
 	}
 	box := Box{Work: dir, Cache: cache, SharedCache: true, Dir: "/work/src", Timeout: 5 * time.Minute,
-		Args: []string{"go", "build", "-o", "/work/harness", "."}}
+		Memory: a.Memory, Args: []string{"go", "build", "-o", "/work/harness", "."}}
 	code, out, timedOut, err := box.Run(ctx)
 	if err != nil {
 		return "", err
