@@ -115,7 +115,6 @@ type callRow struct {
 	step                 int
 	id, tool, args, errs string
 	chars                int
-	file                 string
 }
 
 // writeTrace renders one run's trace into dir: step-NNN.txt per step and

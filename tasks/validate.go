@@ -178,12 +178,6 @@ func unsound(t anchor.Task, repo, hidden, reference map[string][]byte) string {
 	return ""
 }
 
-// isTestFile tells the public test files the hidden tests must restore.
-func isTestFile(name string) bool {
-	base := path.Base(name)
-	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py")
-}
-
 func sortedKeys(m map[string][]byte) []string {
 	return slices.Sorted(maps.Keys(m))
 }

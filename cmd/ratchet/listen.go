@@ -10,15 +10,6 @@ import (
 	"time"
 )
 
-// listenAndServe serves h on addr until ctx ends, saying where on stderr.
-func listenAndServe(ctx context.Context, addr string, h http.Handler, what string) error {
-	ln, err := listen(addr)
-	if err != nil {
-		return err
-	}
-	return serveOn(ctx, ln, h, what)
-}
-
 func listen(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
