@@ -185,15 +185,15 @@ func dashboard(t *testing.T, ratchet string, env []string, hash string) {
 		t.Fatalf("ratchet ui said %q (%v)", line, err)
 	}
 	for _, page := range []string{"/api/generations", "/api/matrix", "/api/head", "/api/trace/r1", "/api/diff/d1"} {
-		var body []byte
-		for try := 0; try < 50; try++ {
-			resp, err := http.Get(url + page)
-			if err == nil {
-				body, _ = io.ReadAll(resp.Body)
-				resp.Body.Close()
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
+		// ratchet ui prints its address once it listens: one request each.
+		resp, err := http.Get(url + page)
+		if err != nil {
+			t.Fatalf("ratchet ui %s: %v", page, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("ratchet ui %s: %v", page, err)
 		}
 		if page == "/api/matrix" || page == "/api/head" {
 			if bytes.Contains(body, []byte("looks fine")) {
@@ -228,22 +228,56 @@ func mcpTools(t *testing.T, ratchet string, env []string) {
 	cmd := exec.Command(ratchet, "mcp", "--root", dir)
 	cmd.Env, cmd.Dir = env, dir
 	stdin, _ := cmd.StdinPipe()
-	var out bytes.Buffer
-	cmd.Stdout = &out
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer cmd.Wait()
+	defer stdin.Close()
 	stdin.Write(in.Bytes())
-	deadline := time.Now().Add(30 * time.Second)
-	for strings.Count(out.String(), `"id":`) < 4 && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
+	// Read the replies as JSON-RPC messages, one per line, until each
+	// request has its answer: a count of "id": strings is not enough, for
+	// a reply may itself hold ids (a run's "id":"r1").
+	type reply struct {
+		out []byte
+		err error
 	}
-	stdin.Close()
-	cmd.Wait()
-	for _, id := range []string{`"id":2`, `"id":3`} {
-		if !strings.Contains(out.String(), id) {
-			t.Fatalf("ratchet mcp did not answer %s:\n%s", id, out.String())
+	done := make(chan reply, 1)
+	go func() {
+		var out bytes.Buffer
+		want := map[string]bool{"1": true, "2": true, "3": true, "4": true}
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
+		for len(want) > 0 && sc.Scan() {
+			out.Write(sc.Bytes())
+			out.WriteByte('\n')
+			var msg struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(sc.Bytes(), &msg) == nil {
+				delete(want, string(msg.ID))
+			}
 		}
+		if len(want) > 0 {
+			done <- reply{out.Bytes(), fmt.Errorf("stdout ended (%v) with no answer to ids %v", sc.Err(), want)}
+			return
+		}
+		done <- reply{out.Bytes(), nil}
+	}()
+	var got reply
+	select {
+	case got = <-done:
+	case <-time.After(5 * time.Minute):
+		cmd.Process.Kill()
+		got = <-done
+		got.err = fmt.Errorf("no answer to all of ids 1-4 in 5 minutes: %v", got.err)
 	}
+	if got.err != nil {
+		t.Fatalf("ratchet mcp: %v:\n%s", got.err, got.out)
+	}
+	out := bytes.NewBuffer(got.out)
 	clean(t, "ratchet mcp", out.Bytes(), false)
 }
