@@ -50,7 +50,7 @@ func TestEvalThroughFleet(t *testing.T) {
 	// A worker logs "done" after its ack, which follows the result that
 	// ended the eval: the last lines may still be on their way.
 	done := func() int { return strings.Count(log1.String()+log2.String(), "done ") }
-	for end := time.Now().Add(10 * time.Second); done() < 12 && time.Now().Before(end); {
+	for end := time.Now().Add(2 * time.Minute); done() < 12 && time.Now().Before(end); {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if n := done(); n != 12 {

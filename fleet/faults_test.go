@@ -80,7 +80,7 @@ func TestKilledWorkerJobFinishedByAnother(t *testing.T) {
 	if s.err != nil {
 		t.Fatalf("submit: %v: %s", s.err, s.stderr)
 	}
-	blog.waitFor(t, "done train/fix-k", 30*time.Second) // logged after the ack, which follows the result
+	blog.waitFor(t, "done train/fix-k", 2*time.Minute) // logged after the ack, which follows the result
 	if r := x.result(t, job); r.Worker != "rescuer" || s.run["score"] != 1.0 {
 		t.Errorf("recorded by %s with score %v; want rescuer, 1", r.Worker, s.run["score"])
 	}

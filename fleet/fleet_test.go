@@ -430,7 +430,7 @@ func TestSubmitToWorkers(t *testing.T) {
 // submitter can return while the ack is still on its way.
 func settled(t *testing.T, f *Fleet) (Status, error) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		st, err := f.Status(context.Background())
 		if err != nil || st.InFlight == 0 && st.Queued == 0 || time.Now().After(deadline) {

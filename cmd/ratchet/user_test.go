@@ -146,7 +146,12 @@ func TestRunExitStatuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer idle.Close()
+	asked := make(chan struct{}, 1)
 	slow, err := fakemodel.Start(fakemodel.Step{Func: func(fakemodel.Request) fakemodel.Step {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
 		time.Sleep(20 * time.Second)
 		return fakemodel.Step{Text: "late"}
 	}})
@@ -201,10 +206,19 @@ func TestRunExitStatuses(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(out.String(), "tests before:") && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Minute); !strings.Contains(out.String(), "tests before:"); {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("ratchet run printed no \"tests before:\" in 5 minutes:\n%s", out.String())
+		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(500 * time.Millisecond) // the agent is waiting on the model
+	select { // Ctrl-C while the agent waits on the model
+	case <-asked:
+	case <-time.After(5 * time.Minute):
+		t.Errorf("the agent never asked the model in 5 minutes:\n%s", out.String())
+	}
 	cmd.Process.Signal(syscall.SIGINT)
 	cmd.Wait()
 	if s := out.String(); strings.Contains(s, "budget spent") || !strings.Contains(s, "interrupted; the record is saved as") {

@@ -301,7 +301,7 @@ func TestServeBinaryLogsEachRequestAndTakesTheOnlyProject(t *testing.T) {
 		regexp.MustCompile(`ratchet: POST /v1/chat/completions project=` + regexp.QuoteMeta(real) + ` outcome=completed tokens=180 \(in 140, out 40\) `),
 		regexp.MustCompile(`ratchet: POST /v1/ask project=- outcome=refused_401 tokens=0 `),
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for _, re := range want {
 		for !re.MatchString(s.stderr.String()) && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)

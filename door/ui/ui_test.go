@@ -407,7 +407,7 @@ func TestTraceFilesAreReadAsData(t *testing.T) {
 		select {
 		case rec := <-done:
 			return rec.Code, rec.Body.String()
-		case <-time.After(10 * time.Second):
+		case <-time.After(2 * time.Minute):
 			t.Fatalf("%s hangs", path)
 			return 0, ""
 		}
