@@ -118,13 +118,21 @@ func TestBadRequests(t *testing.T) {
 
 func TestInterruptedRequestIsSavedWhole(t *testing.T) {
 	t.Parallel()
+	// The request is cancelled once the model has it, and the model
+	// answers only after that.
+	asked := make(chan struct{}, 1)
 	slow := func(r fakemodel.Request) fakemodel.Step {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
 		time.Sleep(3 * time.Second)
 		return fakemodel.Step{Text: "late"}
 	}
 	d, _ := doortest.Open(t, slow, false, func(c *Config) { c.Test = "true" })
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() { <-asked; cancel() }()
 	rec, err := d.Ask(ctx, Request{Project: doortest.Project(t), Text: "fix it"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("err = %v", err)
