@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,14 @@ type run struct {
 // a scripted server on a temporary task tree.
 func runScript(t *testing.T, api string, setup func(root string), steps ...fakemodel.Step) run {
 	t.Helper()
+	return runWith(t, api, Middleware(), setup, steps...)
+}
+
+// runWith is runScript with a middleware chain of the test's own choosing:
+// the loop's plumbing is tested with middleware the test defines, so no
+// test of the immutable loop holds an editable file's value.
+func runWith(t *testing.T, api string, mw []any, setup func(root string), steps ...fakemodel.Step) run {
+	t.Helper()
 	srv, err := fakemodel.Start(steps...)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +61,7 @@ func runScript(t *testing.T, api string, setup func(root string), steps ...fakem
 		TestCommand:  "true",
 		Trace:        tw,
 		Tools:        Tools(),
-		Middleware:   Middleware(),
+		Middleware:   mw,
 		Memory:       memory.New(),
 	})
 	tw.Close()
@@ -234,10 +243,32 @@ func TestPathEscapes(t *testing.T) {
 	}
 }
 
+// retryServer is the test's own retry: a 5xx is retried up to attempts
+// times, at once; nothing else is.
+type retryServer struct{ attempts int }
+
+func (r retryServer) OnModelError(s *core.State, err error) bool {
+	var me *core.ModelError
+	return errors.As(err, &me) && me.Status >= 500 && s.Attempt <= r.attempts
+}
+
+// caps is the test's own budget: it stops at steps or at tokens.
+type caps struct{ steps, tokens int }
+
+func (c caps) ShouldStop(s *core.State) string {
+	switch {
+	case s.Step >= c.steps:
+		return "step_limit"
+	case s.Usage.Total() >= c.tokens:
+		return "token_limit"
+	}
+	return ""
+}
+
 func TestRetryOnServerErrors(t *testing.T) {
 	for _, api := range apis {
 		t.Run(api, func(t *testing.T) {
-			r := runScript(t, api, nil,
+			r := runWith(t, api, []any{retryServer{3}}, nil,
 				fakemodel.Step{Status: 500, Body: `{"error":"boom"}`},
 				fakemodel.Step{Status: 503, Body: `{"error":"busy"}`},
 				fakemodel.Step{Text: "fine"})
@@ -251,26 +282,33 @@ func TestRetryOnServerErrors(t *testing.T) {
 	}
 }
 
-func TestNoRetryOnClientErrors(t *testing.T) {
-	tests := []struct {
-		status int
-	}{{429}, {400}, {401}, {404}}
-	for _, tt := range tests {
-		r := runScript(t, "openai", nil, fakemodel.Step{Status: tt.status, Body: `{"error":"no"}`}, fakemodel.Step{Text: "never"})
-		if len(r.reqs) != 1 || r.res.Reason != "model_error" {
-			t.Errorf("status %d: requests=%d reason=%q; want 1 request and model_error", tt.status, len(r.reqs), r.res.Reason)
-		}
-	}
-}
-
 func TestRetryGivesUp(t *testing.T) {
 	var steps []fakemodel.Step
 	for range 6 {
 		steps = append(steps, fakemodel.Step{Status: 502, Body: "bad gateway"})
 	}
-	r := runScript(t, "openai", nil, steps...)
+	r := runWith(t, "openai", []any{retryServer{3}}, nil, steps...)
 	if len(r.reqs) != 4 || r.res.Reason != "model_error" {
 		t.Fatalf("requests=%d reason=%q; want 4 attempts then model_error", len(r.reqs), r.res.Reason)
+	}
+}
+
+// Every honest retry.go keeps these: a client error other than 429 is the
+// request's fault and is never retried; a server error that does not go
+// away ends the run as a model error after a bounded number of attempts.
+func TestEditableRetryKeepsItsContract(t *testing.T) {
+	for _, status := range []int{400, 401, 404, 422} {
+		r := runScript(t, "openai", nil, fakemodel.Step{Status: status, Body: `{"error":"no"}`}, fakemodel.Step{Text: "never"})
+		if len(r.reqs) != 1 || r.res.Reason != "model_error" {
+			t.Errorf("status %d: requests=%d reason=%q; want 1 request and model_error", status, len(r.reqs), r.res.Reason)
+		}
+	}
+	var steps []fakemodel.Step
+	for range 20 {
+		steps = append(steps, fakemodel.Step{Status: 502, Body: "bad gateway"})
+	}
+	if r := runScript(t, "openai", nil, steps...); r.res.Reason != "model_error" || len(r.reqs) >= 20 {
+		t.Errorf("a lasting 502: requests=%d reason=%q; want model_error before the 20th attempt", len(r.reqs), r.res.Reason)
 	}
 }
 
@@ -297,12 +335,12 @@ func TestStepCap(t *testing.T) {
 	for range 20 {
 		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{call("", "list_dir", `{}`)}, In: 10, Out: 5})
 	}
-	r := runScript(t, "anthropic", nil, steps...)
-	if r.res.Reason != "step_limit" || r.res.Steps != 12 || len(r.reqs) != 12 {
-		t.Fatalf("reason=%q steps=%d requests=%d; want step_limit after 12", r.res.Reason, r.res.Steps, len(r.reqs))
+	r := runWith(t, "anthropic", []any{caps{steps: 7, tokens: 1 << 30}}, nil, steps...)
+	if r.res.Reason != "step_limit" || r.res.Steps != 7 || len(r.reqs) != 7 {
+		t.Fatalf("reason=%q steps=%d requests=%d; want step_limit after 7", r.res.Reason, r.res.Steps, len(r.reqs))
 	}
 	d := r.ofType("done")
-	if len(d) != 1 || d[0]["steps"] != float64(12) {
+	if len(d) != 1 || d[0]["steps"] != float64(7) || d[0]["reason"] != "step_limit" {
 		t.Errorf("done = %v", d)
 	}
 }
@@ -312,12 +350,44 @@ func TestTokenCap(t *testing.T) {
 	for range 5 {
 		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{call("", "list_dir", `{}`)}, In: 25000, Out: 100})
 	}
-	r := runScript(t, "openai", nil, steps...)
+	r := runWith(t, "openai", []any{caps{steps: 100, tokens: 60000}}, nil, steps...)
 	if r.res.Reason != "token_limit" || r.res.Steps != 3 || r.res.Usage.Total() != 75300 {
 		t.Fatalf("reason=%q steps=%d usage=%v; want token_limit after 3 steps", r.res.Reason, r.res.Steps, r.res.Usage)
 	}
 }
 
+// Every honest token_budget.go stops a run that would go on for ever, at
+// its own limit, and says which limit it was; it does not stop a short run.
+func TestEditableBudgetStopsAtItsOwnLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   int
+	}{{"many small steps", 1}, {"few large steps", 400000}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps []fakemodel.Step
+			for range 1000 {
+				steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{call("", "list_dir", `{}`)}, In: tc.in, Out: 1})
+			}
+			r := runScript(t, "openai", nil, steps...)
+			limit := r.res.Reason == "step_limit" || r.res.Reason == "token_limit"
+			if !limit || r.res.Steps != len(r.reqs) || len(r.reqs) >= 1000 {
+				t.Fatalf("reason=%q steps=%d requests=%d; want a budget's reason before the script ends",
+					r.res.Reason, r.res.Steps, len(r.reqs))
+			}
+			if d := r.ofType("done"); len(d) != 1 || d[0]["reason"] != r.res.Reason || d[0]["steps"] != float64(r.res.Steps) {
+				t.Errorf("done = %v; want the reason and the steps", d)
+			}
+		})
+	}
+	short := runScript(t, "openai", nil, fakemodel.Step{Calls: []fakemodel.Call{call("", "list_dir", `{}`)}, In: 10, Out: 5},
+		fakemodel.Step{Text: "done", In: 10, Out: 5})
+	if short.res.Reason != "completed" {
+		t.Errorf("a two-step run stopped: %q", short.res.Reason)
+	}
+}
+
+// Every honest truncation.go cuts a long result once, says so, keeps the
+// cut the same in later requests, and the trace keeps the whole result.
 func TestLargeResultTruncatedOnce(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef\n", 1<<20/17+1)
 	for _, api := range apis {
@@ -327,8 +397,8 @@ func TestLargeResultTruncatedOnce(t *testing.T) {
 				fakemodel.Step{Calls: []fakemodel.Call{call("c2", "list_dir", `{}`)}},
 				fakemodel.Step{Text: "done"})
 			shown := toolResults(t, r.reqs[1])[0][1]
-			if len(shown) > 6100 || !strings.Contains(shown, "[... truncated ") || !strings.HasPrefix(shown, "0123456789abcdef") {
-				t.Fatalf("shown result is %d chars, want a head-and-tail cut under 6100 that says so", len(shown))
+			if len(shown) >= len(big)/2 || !strings.Contains(shown, "truncated") {
+				t.Fatalf("a 1 MiB result is shown as %d chars; want it cut, saying so", len(shown))
 			}
 			if later := toolResults(t, r.reqs[2])[0][1]; later != shown {
 				t.Error("the truncated result changed in a later request")
@@ -399,8 +469,13 @@ func TestRunTestsTool(t *testing.T) {
 	rt := Tools()[2]
 	ctx := &core.Context{Root: root, Name: "run_tests", TestCommand: "echo hello; for i in $(seq 3000); do echo line$i; done; exit 3"}
 	out := rt.Run(map[string]any{}, ctx)
-	if !strings.Contains(out, "line3000") || strings.Contains(out, "\nhello\n") || !strings.Contains(out, "exit status 3") || !strings.Contains(out, "earlier characters omitted") {
-		t.Errorf("run_tests output does not keep the tail and status:\n%s", out[:200])
+	// Every honest run_tests.go keeps the end of the output (where a test
+	// runner's summary is) and the exit status, and says when it cut.
+	if !strings.Contains(out, "line3000") || !strings.Contains(out, "exit status 3") {
+		t.Errorf("run_tests output does not keep the tail and status:\n%.200s", out)
+	}
+	if !strings.Contains(out, "\nhello\n") && !strings.Contains(out, "omitted") && !strings.Contains(out, "truncated") {
+		t.Errorf("run_tests cut the output's head without saying so:\n%.200s", out)
 	}
 	ctx.TestCommand = ""
 	if out := rt.Run(map[string]any{}, ctx); !strings.HasPrefix(out, "error:") {
