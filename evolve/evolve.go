@@ -65,10 +65,14 @@ type Round struct {
 	HoldoutPost *float64 `json:"holdout_post,omitempty"`
 }
 
+// DefaultTest is the evolve task's test, run in the candidate's harness/:
+// it must build, pass vet and pass its own tests.
+const DefaultTest = "go vet ./... && go test -short ./..."
+
 // FromEnv reads the settings the anchor reads, plus the evolver's own.
 func FromEnv(harness string) (Config, error) {
 	c := Config{Home: env("ANCHOR_HOME", ".anchor"), Tasks: env("ANCHOR_TASKS", "tasks/example"), Harness: harness,
-		RoundBudget: 200000, DailyBudget: 5000000, TestCommand: env("EVOLVE_TEST", "go vet ./... && go test -short ./..."), Out: os.Stdout}
+		RoundBudget: 200000, DailyBudget: 5000000, TestCommand: env("EVOLVE_TEST", DefaultTest), Out: os.Stdout}
 	for _, v := range []struct {
 		name string
 		dst  *int64

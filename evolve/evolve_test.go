@@ -499,3 +499,61 @@ func TestEvolveEnv(t *testing.T) {
 		t.Errorf("evolveEnv kept the task model's settings: %v", got)
 	}
 }
+
+// TestEvolveJudgesARaisedStepCap: a candidate that raises the step cap in
+// middleware/token_budget.go is an honest edit, and the harness's own
+// tests (run as the evolve task's test, the default command) no longer
+// pin the baseline's value: the candidate reaches the anchor, which judges
+// it on the suite, accepted or rejected, never refused by the evolver.
+func TestEvolveJudgesARaisedStepCap(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs the anchor, sandboxes and the harness's own tests")
+	}
+	bin := binDir(t)
+	suite := filepath.Join(t.TempDir(), "suite")
+	for _, id := range []string{"double-a", "double-b"} {
+		addTask(t, suite, "train", id, false)
+	}
+	for _, id := range []string{"double-h1", "double-h2"} {
+		addTask(t, suite, "holdout", id, false)
+	}
+	harness := filepath.Join(t.TempDir(), "harness")
+	if err := copyDir(filepath.Join(repoRoot(), "harness"), harness); err != nil {
+		t.Fatal(err)
+	}
+	budget, err := os.ReadFile(filepath.Join(harness, "middleware", "token_budget.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raised := regexp.MustCompile(`maxSteps\s*=\s*\d+`).ReplaceAllString(string(budget), "maxSteps = 30")
+	if raised == string(budget) {
+		t.Fatal("token_budget.go sets no maxSteps to raise")
+	}
+	tm, err := scripted.StartOracle(scripted.Oracle{Suite: suite, Phrase: "never said", Rate: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tm.Close()
+	ev := &evolver{plan: map[string]string{"harness/middleware/token_budget.go": raised}, hyp: "More steps let the agent finish."}
+	em, err := fakemodel.Start(repeat(fakemodel.Step{Func: ev.step}, 1000)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer em.Close()
+	environ := append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+tm.URL, "MODEL_NAME=oracle", "MODEL_OPTIONS=",
+		"EVOLVE_MODEL_API=anthropic", "EVOLVE_MODEL_URL="+em.URL, "EVOLVE_MODEL_NAME=scripted-evolver", "ANCHOR_JOBS=2")
+	var out bytes.Buffer
+	c := Config{Anchor: filepath.Join(bin, "anchor"), Home: t.TempDir(), Tasks: suite, Harness: harness, TaskEnv: environ,
+		EvolveEnv: evolveEnv(environ), RoundBudget: 50000, DailyBudget: 1 << 40,
+		TestCommand: DefaultTest, Out: &out}
+	ctx := context.Background()
+	if _, err := c.anchor(ctx, c.TaskEnv, "init", "--harness", harness); err != nil {
+		t.Fatal(err)
+	}
+	r := c.Round(ctx)
+	if r.Decision != "accept" && r.Decision != "reject" || r.Component != "middleware/token_budget.go" {
+		t.Fatalf("the raised step cap was %s (%s), component %q; want it judged by the anchor\n%s",
+			r.Decision, r.Reason, r.Component, out.String())
+	}
+}
