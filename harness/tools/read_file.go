@@ -4,7 +4,9 @@
 package tools
 
 import (
+	"fmt"
 	"os"
+	"strings"
 
 	"ratchet/harness/core"
 )
@@ -13,10 +15,13 @@ import (
 func ReadFile() core.Tool {
 	return core.Tool{
 		Spec: core.Spec{
-			Name:        "read_file",
-			Description: "Read a text file of the task. The path is relative to the task root.",
+			Name: "read_file",
+			Description: "Read a text file of the task. The path is relative to the task root. " +
+				"For a long file, give start_line and end_line (1-based, inclusive) to read part of it.",
 			Parameters: []byte(`{"type":"object","properties":{` +
-				`"path":{"type":"string","description":"file path relative to the task root"}},` +
+				`"path":{"type":"string","description":"file path relative to the task root"},` +
+				`"start_line":{"type":"integer","description":"first line to show (1-based); default 1"},` +
+				`"end_line":{"type":"integer","description":"last line to show (inclusive); default the last"}},` +
 				`"required":["path"],"additionalProperties":false}`),
 		},
 		Run: func(args map[string]any, ctx *core.Context) string {
@@ -35,7 +40,33 @@ func ReadFile() core.Tool {
 			if err != nil {
 				return "error: " + err.Error()
 			}
-			return string(b)
+			_, hasStart := args["start_line"]
+			_, hasEnd := args["end_line"]
+			if !hasStart && !hasEnd {
+				return string(b)
+			}
+			return lineRange(string(b), args)
 		},
 	}
+}
+
+// lineRange shows lines start_line to end_line of text, headed by which
+// lines they are of how many, so the middle of a long file is reachable.
+func lineRange(text string, args map[string]any) string {
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	start, end := 1, len(lines)
+	if v, ok := args["start_line"].(float64); ok {
+		start = int(v)
+	}
+	if v, ok := args["end_line"].(float64); ok {
+		end = min(int(v), len(lines))
+	}
+	if start < 1 || start > len(lines) || end < start {
+		return fmt.Sprintf("error: the file has %d lines; ask for start_line 1 to %d and an end_line not before it",
+			len(lines), len(lines))
+	}
+	return fmt.Sprintf("[lines %d-%d of %d]\n%s", start, end, len(lines), strings.Join(lines[start-1:end], ""))
 }
