@@ -16,11 +16,11 @@ import (
 // evolvePrompt is the evolve task's prompt; the workspace's README.md says
 // the rest. It asks for a general change: the anchor rejects an edit that
 // carries a train task's strings.
-const evolvePrompt = `This folder is a workspace for improving a coding agent. harness/ is the agent: a Go program (a harness) that drives a language model through four tools to fix bugs in Go repositories. README.md describes everything here; read it first.
+const evolvePrompt = `This folder is a workspace for improving a coding agent. harness/ is the agent: a Go program (a harness) that drives a language model through four tools to fix bugs in code repositories. README.md describes everything here; read it first.
 %s
 1. Read history/README.md: every change tried before, what it fixed and broke on the training tasks, and whether it was accepted. Do not propose a rejected hypothesis again unless you say in HYPOTHESIS.md what is different this time.
 2. Read traces/README.md, then the traces of failed runs, and compare them with passed runs. Diagnose what the agent does wrong.
-3. Form one hypothesis: a change to exactly one file listed in harness/manifest.toml that would make the agent succeed more often on tasks like these. The change must help in general: never copy task names, module names, file names or strings from the traces into it.
+3. Form one hypothesis: a change to exactly one file listed in harness/manifest.toml (EDITABLE.md lists each one and the values it sets) that would make the agent succeed more often on tasks like these. The change must help in general: never copy task names, module names, file names or strings from the traces into it.
 4. Make that change with write_file (paths start with harness/), keeping the rest of the file as it is.
 5. Write the hypothesis, in one or two sentences, to HYPOTHESIS.md.
 6. Run run_tests: the harness must still build and pass its own tests. Then stop.
@@ -41,6 +41,7 @@ You improve the coding agent in harness/ by changing exactly one of its editable
 | path | what it holds |
 |---|---|
 | harness/ | the agent, generation %d of this ledger (the head). harness/manifest.toml lists the files you may change. |
+| EDITABLE.md | each file you may change and the values it sets: caps, limits, tools' descriptions and parameters |
 | traces/README.md | every training task's latest run of this harness (each repeat), failed and passed: task, score, tests passed |
 | traces/<run>/index.md | one run's steps: every tool call with its arguments, result size and errors, and the files holding each step |
 | traces/<run>/step-NNN.txt | one step of a run in full: the model's reply, the calls, and each tool result, nothing cut |
@@ -86,7 +87,11 @@ func (c Config) buildTask(ctx context.Context, dir string, w workspace, goal str
 		goalSection = "\n## The operator's goal for this round\n\n" + goal + "\n"
 	}
 	readme := fmt.Sprintf(workspaceREADME, w.head.Gen, goalSection)
-	return errors.Join(writeFile(filepath.Join(repo, "README.md"), []byte(readme)), writeFile(filepath.Join(dir, "task.toml"), taskTOML(goal, c.TestCommand)))
+	guide, err := editableGuide(c.Harness)
+	if err != nil {
+		return err
+	}
+	return errors.Join(writeFile(filepath.Join(repo, "README.md"), []byte(readme)), writeFile(filepath.Join(repo, "EDITABLE.md"), guide), writeFile(filepath.Join(dir, "task.toml"), taskTOML(goal, c.TestCommand)))
 }
 
 // taskTOML is the evolve task's task.toml: the prompt as a multi-line
