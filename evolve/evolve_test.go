@@ -557,3 +557,81 @@ func TestEvolveJudgesARaisedStepCap(t *testing.T) {
 			r.Decision, r.Reason, r.Component, out.String())
 	}
 }
+
+// TestEveryEditableFileMayChange sets each of the nine editable files to
+// another honest value at once (30 steps, 120k tokens, a cut at 20,000
+// characters, 2 retries, a longer run_tests tail, a longer listing, other
+// tool descriptions, another prompt, a memory that recalls something): the
+// harness still passes the evolve task's test (it builds, vets and passes
+// its own tests), and the anchor scores it on a task.
+func TestEveryEditableFileMayChange(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and tests a harness, runs the anchor and a sandbox")
+	}
+	harness := filepath.Join(t.TempDir(), "harness")
+	if err := copyDir(filepath.Join(repoRoot(), "harness"), harness); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(file string, pairs ...string) {
+		t.Helper()
+		path := filepath.Join(harness, file)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		for i := 0; i < len(pairs); i += 2 {
+			re := regexp.MustCompile(pairs[i])
+			if !re.MatchString(s) {
+				t.Fatalf("%s has nothing matching %s to change", file, pairs[i])
+			}
+			s = re.ReplaceAllString(s, pairs[i+1])
+		}
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("system_prompt.md", `(?s)^.*$`, "You fix the failing tests of a repository. Read the failing test first, "+
+		"then the code it calls; change the code, never the tests; run the tests after each change; stop when they pass.\n")
+	edit("tools/read_file.go", `"Read a text file of the task\.`, `"Read one text file of the task.`)
+	edit("tools/write_file.go", `"Write the complete new content of a file`, `"Write the whole new content of one file`)
+	edit("tools/run_tests.go", `testTail\s*=\s*\d+`, "testTail = 9000")
+	edit("tools/list_dir.go", `listLimit\s*=\s*\d+`, "listLimit = 1000")
+	edit("middleware/retry.go", `retryAttempts\s*=\s*\d+`, "retryAttempts = 2")
+	edit("middleware/truncation.go", `truncateOver\s*=\s*\d+`, "truncateOver = 20000", `keepHead\s*=\s*\d+`, "keepHead = 12000",
+		`keepTail\s*=\s*\d+`, "keepTail = 7000")
+	edit("middleware/token_budget.go", `maxSteps\s*=\s*\d+`, "maxSteps = 30", `maxTokens\s*=\s*\d+`, "maxTokens = 120000")
+	edit("memory/memory.go", `func \(stub\) Recall\(string\) string \{ return "" \}`,
+		`func (stub) Recall(string) string { return "Run the tests before and after each change." }`)
+
+	test := exec.Command("sh", "-c", DefaultTest)
+	test.Dir = harness
+	if out, err := test.CombinedOutput(); err != nil {
+		t.Fatalf("the harness with nine other values fails the evolve task's test (%s): %v\n%s", DefaultTest, err, out)
+	}
+
+	bin := binDir(t)
+	suite := filepath.Join(t.TempDir(), "suite")
+	addTask(t, suite, "train", "double-a", false)
+	tm, err := scripted.StartOracle(scripted.Oracle{Suite: suite, Phrase: "Read the failing test first", Rate: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tm.Close()
+	environ := append(os.Environ(), "MODEL_API=openai", "MODEL_URL="+tm.URL, "MODEL_NAME=oracle", "MODEL_OPTIONS=")
+	c := Config{Anchor: filepath.Join(bin, "anchor"), Home: t.TempDir(), Tasks: suite, Harness: harness, TaskEnv: environ}
+	out, err := c.anchor(context.Background(), environ, "run", "--harness", harness, "--task", filepath.Join(suite, "train", "double-a"))
+	if err != nil {
+		t.Fatalf("anchor run: %v\n%s", err, out)
+	}
+	var r anchor.Run
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("anchor run printed %s: %v", out, err)
+	}
+	// The oracle solves a task when the prompt holds its phrase: the
+	// anchor scored the edited harness, whose prompt does.
+	if r.Score != 1 || r.Error != "" {
+		t.Errorf("the anchor scored the nine-value harness %v (%q); want 1", r.Score, r.Error)
+	}
+}
