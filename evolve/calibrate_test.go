@@ -48,7 +48,27 @@ func TestCalibrateAgreesWithPlan(t *testing.T) {
 	if err := copyDir(filepath.Join(root, "harness"), harness); err != nil {
 		t.Fatal(err)
 	}
-	tm, err := scripted.StartOracle(scripted.Oracle{Suite: suite, Rate: 0.5})
+	// The head's runs are fixed by the coins of its prompt, while plan draws
+	// the head afresh; a head that is lucky or unlucky by chance moves the
+	// measured rate away from the prediction. Give the head a prompt under
+	// which it passes half of holdout, as its rate expects, whatever the
+	// baseline prompt says.
+	oracle := scripted.Oracle{Suite: suite, Rate: 0.5}
+	var ids []string
+	for i := range 10 {
+		ids = append(ids, fmt.Sprintf("coin-h%02d", i))
+	}
+	base, _ := os.ReadFile(filepath.Join(harness, "system_prompt.md"))
+	head := ""
+	for i := 0; i < 1000 && head == ""; i++ {
+		if p := fmt.Sprintf("%s\nStyle note %d: keep edits small.\n", base, i); count(oracle, p, ids) == 5 {
+			head = p
+		}
+	}
+	if err := os.WriteFile(filepath.Join(harness, "system_prompt.md"), []byte(head), 0o644); head == "" || err != nil {
+		t.Fatalf("no head prompt passing 5 of 10 holdout tasks: %v", err)
+	}
+	tm, err := scripted.StartOracle(oracle)
 	if err != nil {
 		t.Fatal(err)
 	}

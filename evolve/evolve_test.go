@@ -97,6 +97,16 @@ func count(o scripted.Oracle, system string, ids []string) (n int) {
 	return n
 }
 
+// breaksAny says whether a task solved under before is not under after.
+func breaksAny(o scripted.Oracle, before, after string, ids []string) bool {
+	for _, id := range ids {
+		if o.Solves(before, id) && !o.Solves(after, id) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestEvolveWorkspace plays rounds with scripted models, the oracle as the
 // task model: a candidate that helps train but not holdout (rejected), a
 // leak (rejected), a two-file edit (refused), the phrase the oracle rewards
@@ -140,7 +150,10 @@ func TestEvolveWorkspace(t *testing.T) {
 	}
 	for i := 0; i < 5000 && trainOnly == "" && baseline != ""; i++ {
 		p := fmt.Sprintf("%sAlso note %d: name things plainly.\n", baseline, i)
-		if count(oracle, p, train) > count(oracle, baseline, train) && count(oracle, p, holdout) <= count(oracle, baseline, holdout) {
+		// It fixes two train tasks and breaks none, so the staged screen sends it
+		// on to holdout, where it does not help.
+		if count(oracle, p, train) >= count(oracle, baseline, train)+2 && !breaksAny(oracle, baseline, p, train) &&
+			count(oracle, p, holdout) <= count(oracle, baseline, holdout) {
 			trainOnly = p
 		}
 	}
