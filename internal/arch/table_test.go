@@ -74,7 +74,7 @@ var table = map[string]row{
 
 	"internal/arch":      {},
 	"internal/datafile":  {},
-	"internal/harnesses": {code: []string{"anchor", "internal/ledgerdb"}},
+	"internal/harnesses": {code: []string{"anchor", "internal/ledgerdb"}, tests: []string{"harness/core", "harness/tools"}},
 	"internal/ledgerdb":  {code: []string{"internal/show"}},
 	"internal/scripted": {
 		code:  []string{"anchor", "harness/fakemodel"},
