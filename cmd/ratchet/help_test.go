@@ -88,7 +88,8 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{"tasks", "mine", "--frob"}, {"tasks", "mine", "."}, {"tasks", "mine", ".", "--out", "s"}, {"tasks", "mine", ".", "--out", "s", "--split", "1/2"},
 		{"tasks", "mutate", "--frob"}, {"tasks", "mutate", ".", "--out", "s", "-n", "0"}, {"tasks", "mutate", ".", "--out", "s"},
 		{"harness", "frob"}, {"harness", "which", "--frob"}, {"fleet", "frob"}, {"fleet", "status", "--frob"},
-		{"scripted-model", "--frob"}, {"calibrate", "--frob"}, {"calibrate", "--n", "0"}, {"calibrate", "extra"},
+		{"scripted-model", "--frob"}, {"scripted-model", "--gain", "0.1"}, {"scripted-model", "--sampler", "--gain", "1.5"},
+		{"calibrate", "--frob"}, {"calibrate", "--n", "0"}, {"calibrate", "extra"},
 	}
 	for _, args := range bad {
 		stdout, stderr, code := run(args...)

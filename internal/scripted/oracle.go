@@ -30,6 +30,9 @@ type Oracle struct {
 	Suite  string  // a task suite: <Suite>/<split>/<id>/task.toml
 	Phrase string  // a system prompt containing it solves every task; "" never does
 	Rate   float64 // the chance of solving without Phrase, 0 to 1
+	// Sample, when set, makes the oracle a sampling model: Phrase and Rate
+	// give way to the sampler's chances, drawn afresh in every conversation.
+	Sample *Sampler
 }
 
 // oracleTask is a task the oracle recognises by its prompt.
@@ -111,6 +114,14 @@ func (o Oracle) reply(tasks []oracleTask, r fakemodel.Request) fakemodel.Step {
 	}
 	t := identify(cands, c.results[0])
 	solve := o.Solves(c.system, t.id)
+	if o.Sample != nil {
+		// The draw is made once, when the listing comes back; later turns
+		// follow what this conversation's model already did.
+		solve = c.wrote
+		if len(c.results) == 1 {
+			solve = o.Sample.draw(o.Phrase, c.system, t.id)
+		}
+	}
 	switch {
 	case solve && len(c.results) == 1:
 		var calls []fakemodel.Call
@@ -161,6 +172,7 @@ func identify(cands []oracleTask, listing string) oracleTask {
 type conversation struct {
 	system, firstUser string
 	results           []string // tool results, in order
+	wrote             bool     // an assistant turn called write_file
 }
 
 // parse reads the system prompt, the first user text and the tool results
@@ -169,8 +181,13 @@ func parse(body []byte) conversation {
 	var req struct {
 		System   string `json:"system"`
 		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
+			Role      string          `json:"role"`
+			Content   json.RawMessage `json:"content"`
+			ToolCalls []struct {
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			} `json:"tool_calls"`
 		} `json:"messages"`
 	}
 	json.Unmarshal(body, &req)
@@ -183,6 +200,7 @@ func parse(body []byte) conversation {
 			Type    string `json:"type"`
 			Text    string `json:"text"`
 			Content string `json:"content"`
+			Name    string `json:"name"`
 		}
 		if !isText && json.Unmarshal(m.Content, &blocks) == nil {
 			for _, b := range blocks {
@@ -191,8 +209,13 @@ func parse(body []byte) conversation {
 					text += b.Text
 				case "tool_result":
 					c.results = append(c.results, b.Content)
+				case "tool_use":
+					c.wrote = c.wrote || m.Role == "assistant" && b.Name == "write_file"
 				}
 			}
+		}
+		for _, tc := range m.ToolCalls {
+			c.wrote = c.wrote || m.Role == "assistant" && tc.Function.Name == "write_file"
 		}
 		switch m.Role {
 		case "system":
