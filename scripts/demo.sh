@@ -4,7 +4,8 @@
 #
 # With MODEL_URL and MODEL_NAME set it uses that model on the whole suite.
 # Without, it uses scripted models on a slice of tasks/example (10 train,
-# 8 holdout, 6 sealed; DEMO_TRAIN, DEMO_HOLDOUT, DEMO_SEALED change it): the
+# 8 holdout, 6 sealed, each task from another group; DEMO_TRAIN,
+# DEMO_HOLDOUT, DEMO_SEALED change the counts): the
 # oracle, a task model that solves a task when the system prompt holds one
 # sentence (or, 15% of the time, by a coin keyed on the prompt and the task),
 # and a scripted evolver that first proposes a neutral edit, then - having
@@ -25,8 +26,15 @@ if [ -z "${MODEL_URL:-}" ] || [ -z "${MODEL_NAME:-}" ]; then
   export ANCHOR_TASKS="$DEMO/suite"
   for split in train:${DEMO_TRAIN:-10} holdout:${DEMO_HOLDOUT:-8} sealed:${DEMO_SEALED:-6}; do
     mkdir -p "$ANCHOR_TASKS/${split%:*}"
-    for task in $(ls tasks/example/"${split%:*}" | head -n "${split#*:}"); do
+    # One task of each group, so that every task the demo picks is a unit
+    # the gate counts: the sign test needs five changed units at alpha 0.05.
+    seen=" "
+    for task in $(ls tasks/example/"${split%:*}"); do
+      group=$(sed -n 's/^group *= *"\(.*\)"/\1/p' "tasks/example/${split%:*}/$task/task.toml")
+      case "$seen" in *" ${group:-$task} "*) continue ;; esac
+      seen="$seen${group:-$task} "
       cp -r "tasks/example/${split%:*}/$task" "$ANCHOR_TASKS/${split%:*}/"
+      [ "$(ls "$ANCHOR_TASKS/${split%:*}" | wc -l)" -lt "${split#*:}" ] || break
     done
   done
   echo "demo: no MODEL_URL/MODEL_NAME set: SCRIPTED models on a slice of tasks/example ($(ls "$ANCHOR_TASKS/train" | wc -l) train, $(ls "$ANCHOR_TASKS/holdout" | wc -l) holdout, $(ls "$ANCHOR_TASKS/sealed" | wc -l) sealed)."
