@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The gate's power and false-accept rate, end to end: the sampling model
+# (ratchet scripted-model --sampler, a fresh draw per conversation), the
+# real anchor and bubblewrap. For each gain, a fresh ledger is initialised
+# on the suite's holdout (and a few train tasks, which the holdout gate does
+# not read), then N candidates - the head's prompt plus the sentence the
+# sampler rewards, each with its own note so no reply is replayed - are
+# each evaluated on the whole holdout and decided by the anchor's gate
+# (ratchet calibrate --variants). Gain 0 is the A/A game: the sentence
+# moves nothing, every draw is fresh.
+#
+#   scripts/gatepower.sh                       # N=20, gains 0 0.05 0.10, tasks/example
+#   N=10 GAINS="0 0.10" scripts/gatepower.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+make -s build
+export PATH="$PWD/bin:$PATH"
+n=${N:-20}
+suite=${SUITE:-tasks/example}
+out=$(mktemp -d "${TMPDIR:-/tmp}/ratchet-gatepower.XXXXXX")
+phrase="Before you change any file, run the tests and read the whole failing output."
+echo "gatepower: $n candidates per gain on $suite's holdout; work in $out" >&2
+for gain in ${GAINS:-0 0.05 0.10}; do
+  w="$out/gain-$gain"
+  mkdir -p "$w/suite/train" "$w/suite/sealed" "$w/variants"
+  cp -r "$suite/holdout" "$w/suite/"
+  for t in $(ls "$suite/train" | head -n "${TRAIN:-4}"); do cp -r "$suite/train/$t" "$w/suite/train/"; done
+  ratchet scripted-model --sampler --gain "$gain" --phrase "$phrase" --suite "$w/suite" > "$w/urls" 2> "$w/sampler.log" &
+  model=$!
+  for _ in $(seq 300); do [ "$(wc -l < "$w/urls")" -ge 2 ] && break; sleep 0.1; done
+  [ "$(wc -l < "$w/urls")" -ge 2 ] || { cat "$w/sampler.log" >&2; kill $model; exit 1; }
+  cp -r harness "$w/harness"
+  for i in $(seq "$n"); do
+    printf '%s\n\n%s\n(Candidate %d of a power measurement.)\n' "$(cat harness/system_prompt.md)" "$phrase" "$i" > "$w/variants/v$(printf %03d "$i")"
+  done
+  start=$(date +%s)
+  status=0
+  (
+    export ANCHOR_HOME="$w/ledger" ANCHOR_TASKS="$w/suite" MODEL_API=openai MODEL_URL="$(sed -n 1p "$w/urls")" \
+      MODEL_NAME=sampler MODEL_OPTIONS= ANCHOR_JOBS="${ANCHOR_JOBS:-2}"
+    anchor init --harness "$w/harness" 2> "$w/init.log"
+    ratchet calibrate --variants "$w/variants" > "$w/calibrate.txt"
+  ) || status=$?
+  kill $model 2>/dev/null || true
+  [ $status -eq 0 ] || { echo "gatepower: gain $gain failed; see $w" >&2; exit 1; }
+  accepted=$(sed -n 's/.*: \([0-9]*\) of \([0-9]*\) = .*/\1 of \2/p' "$w/calibrate.txt")
+  echo "gain $gain: accepted $accepted, $(sed -n 1p "$w/sampler.log" | sed 's/^sampler: //'), $(( $(date +%s) - start )) s"
+  sed -n 's/^holdout deltas: /  holdout deltas: /p' "$w/calibrate.txt"
+done
