@@ -81,7 +81,7 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 
 	bad := [][]string{
 		{"frob"}, {"frob", "-h"}, {"run", "--frob"}, {"sessions", "--frob"}, {"serve", "--frob"}, {"mcp", "--frob"},
-		{"ui", "--frob"}, {"ui", "--addr"}, {"evolve", "--frob"}, {"evolve", "--rounds", "x"}, {"plan", "--frob"},
+		{"ui", "--frob"}, {"ui", "--addr"}, {"evolve", "--frob"}, {"evolve", "--rounds", "x"}, {"plan", "--frob"}, {"plan", "--gain", "2"},
 		{"editors", "--frob"}, {"editors", "--editor", "emacs"}, {"tasks", "frob"}, {"tasks", "validate", "--frob"},
 		{"tasks", "import", "exercism", "x", "--frob"}, {"tasks", "import", "frob", "x", "--out", "y"}, {"tasks", "import", "exercism", "x"},
 		{"tasks", "import", "exercism", "no-such-folder", "--out", "y"},

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"ratchet/anchor"
 	"ratchet/plan"
@@ -15,7 +17,9 @@ import (
 
 const planUsage = `usage: ratchet plan [flags]
 What gain the acceptance gate can detect on this suite: power, holdout size and
-repeats needed, from the head's runs or from --p. Environment: ANCHOR_HOME sets --home.`
+repeats needed, from the head's runs or from --p. --gain names the gain that
+matters to you (ratchet plan --gain 0.05 --tasks DIR --p 0.5: what it takes
+to see five points). Environment: ANCHOR_HOME sets --home.`
 
 // planCommand is ratchet plan: what gain the gate can detect on a suite.
 func planCommand(ctx context.Context, args []string) error {
@@ -37,6 +41,15 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 	fs.IntVar(&c.Train, "train", 0, "plan for this many train tasks")
 	fs.IntVar(&c.K, "repeats", 0, "plan for K repeats per task (default: the ledger's, else 1)")
 	fs.Float64Var(&c.Alpha, "alpha", 0, "plan for this alpha (default: the ledger's, else 0.05)")
+	fs.Func("gain", "plan for this holdout gain, in mean score (0.10 is ten points); repeat the flag for more (default 0.05, 0.10, 0.20)",
+		func(v string) error {
+			g, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(g > 0 && g < 1) {
+				return fmt.Errorf("want a rise of the mean score between 0 and 1, like 0.10 for ten points")
+			}
+			c.Gains = append(c.Gains, g)
+			return nil
+		})
 	suite := fs.String("tasks", "", "take the split sizes and the task groups from this suite folder (<split>/<id>/task.toml)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseFlags(fs, args, planUsage); err != nil {

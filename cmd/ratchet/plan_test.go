@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,6 +46,17 @@ func TestPlanCommand(t *testing.T) {
 	var again bytes.Buffer
 	if err := planTo(ctx, args, &again); err != nil || again.String() != out.String() {
 		t.Errorf("a second run with the same seed differs: %v", err)
+	}
+
+	// --gain names the gains planned for, in the order given.
+	out.Reset()
+	if err := planTo(ctx, append(slices.Clone(args), "--gain", "0.08", "--gain", "0.03"), &out); err != nil {
+		t.Fatal(err)
+	}
+	r.Gains = nil
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || len(r.Gains) != 2 || r.Gains[0].Gain != 0.08 || r.Gains[1].Gain != 0.03 ||
+		r.Gains[0].Power == nil || r.Gains[1].Power == nil || *r.Gains[0].Power < *r.Gains[1].Power {
+		t.Errorf("--gain 0.08 --gain 0.03: %v %s", err, out.String())
 	}
 
 	_, file, _, _ := runtime.Caller(0)
