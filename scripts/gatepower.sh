@@ -7,10 +7,13 @@
 # sampler rewards, each with its own note so no reply is replayed - are
 # each evaluated on the whole holdout and decided by the anchor's gate
 # (ratchet calibrate --variants). Gain 0 is the A/A game: the sentence
-# moves nothing, every draw is fresh.
+# moves nothing, every draw is fresh. By default one baseline draw serves
+# all N candidates of a gain (they are then not independent); FRESH=1
+# draws a baseline per candidate, at twice the runs.
 #
 #   scripts/gatepower.sh                       # N=20, gains 0 0.05 0.10, tasks/example
 #   N=10 GAINS="0 0.10" scripts/gatepower.sh
+#   FRESH=1 scripts/gatepower.sh               # a fresh ledger (baseline draw) per candidate
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s build
@@ -36,10 +39,24 @@ for gain in ${GAINS:-0 0.05 0.10}; do
   start=$(date +%s)
   status=0
   (
-    export ANCHOR_HOME="$w/ledger" ANCHOR_TASKS="$w/suite" MODEL_API=openai MODEL_URL="$(sed -n 1p "$w/urls")" \
+    export ANCHOR_TASKS="$w/suite" MODEL_API=openai MODEL_URL="$(sed -n 1p "$w/urls")" \
       MODEL_NAME=sampler MODEL_OPTIONS= ANCHOR_JOBS="${ANCHOR_JOBS:-2}"
-    anchor init --harness "$w/harness" 2> "$w/init.log"
-    ratchet calibrate --variants "$w/variants" > "$w/calibrate.txt"
+    if [ -z "${FRESH:-}" ]; then
+      ANCHOR_HOME="$w/ledger" anchor init --harness "$w/harness" 2> "$w/init.log"
+      ANCHOR_HOME="$w/ledger" ratchet calibrate --variants "$w/variants" > "$w/calibrate.txt"
+    else # a fresh ledger, so a fresh baseline draw, for every candidate: independent applies
+      accepted=0 deltas=""
+      for v in "$w"/variants/*; do
+        home="$w/ledger-$(basename "$v")"
+        mkdir -p "$home.v" && cp "$v" "$home.v/"
+        ANCHOR_HOME="$home" anchor init --harness "$w/harness" 2> "$home.init.log"
+        ANCHOR_HOME="$home" ratchet calibrate --variants "$home.v" > "$home.txt"
+        accepted=$((accepted + $(sed -n 's/.*: \([0-9]*\) of 1 = .*/\1/p' "$home.txt")))
+        deltas="$deltas $(sed -n 's/^holdout deltas: //p' "$home.txt")"
+      done
+      printf 'holdout deltas:%s\nmeasured false-accept rate (holdout side): %d of %d = (fresh baselines)\n' \
+        "$deltas" "$accepted" "$n" > "$w/calibrate.txt"
+    fi
   ) || status=$?
   kill $model 2>/dev/null || true
   [ $status -eq 0 ] || { echo "gatepower: gain $gain failed; see $w" >&2; exit 1; }
