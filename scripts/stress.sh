@@ -37,6 +37,6 @@ trap 'kill $hog 2>/dev/null; rm -rf "$hogdir"' EXIT
 echo "stress: a hog holds $cores cores (pid $hog); go test -race -count=$count ${pkgs[*]}" >&2
 start=$(date +%s)
 status=0
-go test -race -count="$count" -timeout "${TIMEOUT:-60m}" "${pkgs[@]}" || status=$?
+go test -race -count="$count" -timeout "${TIMEOUT:-120m}" "${pkgs[@]}" || status=$?
 echo "stress: $(( $(date +%s) - start )) s, load $(cut -d' ' -f1-3 /proc/loadavg), exit $status" >&2
 exit $status
