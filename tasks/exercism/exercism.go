@@ -21,6 +21,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"ratchet/anchor"
@@ -71,7 +72,11 @@ func Import(dir, out string) (Result, error) {
 	defer os.RemoveAll(tmp)
 	for _, ex := range exercises {
 		lang, name := ex[0], ex[1]
-		task, reason := build(lang, filepath.Join(dir, ex[2]))
+		var task map[string][]byte
+		reason := "its folder is reached through a link that leads out of the benchmark"
+		if within(dir, filepath.Join(dir, ex[2])) {
+			task, reason = build(lang, filepath.Join(dir, ex[2]))
+		}
 		if reason == "" {
 			err = anchor.WriteTree(filepath.Join(tmp, split(name), lang+"-"+name), task)
 		}
@@ -121,7 +126,7 @@ func find(dir string) ([][3]string, error) {
 // config.json slug, else what the exercise's files show.
 func trackLanguage(dir, ex string) string {
 	var track struct{ Slug string }
-	if b, err := os.ReadFile(filepath.Join(dir, "config.json")); err == nil && json.Unmarshal(b, &track) == nil && track.Slug != "" {
+	if b, err := readRegular(filepath.Join(dir, "config.json")); err == nil && json.Unmarshal(b, &track) == nil && track.Slug != "" {
 		return track.Slug
 	}
 	for file, lang := range map[string]string{"go.mod": "go", "Cargo.toml": "rust", "package.json": "javascript"} {
@@ -133,6 +138,29 @@ func trackLanguage(dir, ex string) string {
 		return "python"
 	}
 	return "unknown"
+}
+
+// within says whether p, its links resolved, lies inside dir, its links
+// resolved.
+func within(dir, p string) bool {
+	base, err1 := filepath.EvalSymlinks(dir)
+	real, err2 := filepath.EvalSymlinks(p)
+	rel, err3 := filepath.Rel(base, real)
+	return err1 == nil && err2 == nil && err3 == nil && filepath.IsLocal(rel)
+}
+
+// readRegular reads the file at p when it is a regular file, never through
+// a link.
+func readRegular(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	return io.ReadAll(f)
 }
 
 // split draws train, holdout or sealed from the exercise's name alone:
@@ -157,24 +185,27 @@ func build(lang, ex string) (map[string][]byte, string) {
 		}
 		return nil, "no test runner for " + lang + " in the sandbox"
 	}
-	if _, err := os.Stat(filepath.Join(ex, ".meta", ".skip_tests")); err == nil {
+	// Every file is read from the exercise's tree, which holds regular files
+	// only: a link (git keeps them) never brings a host file into a task.
+	tree, err := anchor.ReadTree(ex, false)
+	if err != nil {
+		return nil, "unreadable: " + err.Error()
+	}
+	if _, ok := tree[".meta/.skip_tests"]; ok {
 		return nil, "marked .meta/.skip_tests: the exercise asks for tests, not for code they test"
 	}
-	b, err := os.ReadFile(filepath.Join(ex, ".meta", "config.json"))
 	var cfg config
-	if err == nil {
-		err = json.Unmarshal(b, &cfg)
-	}
-	if err != nil {
-		return nil, ".meta/config.json is missing or not JSON"
+	if b, ok := tree[".meta/config.json"]; !ok || json.Unmarshal(b, &cfg) != nil {
+		return nil, ".meta/config.json is missing, a link, or not JSON"
 	}
 	examples := append(cfg.Files.Example, cfg.Files.Exemplar...)
 	if len(cfg.Files.Solution) == 0 || len(cfg.Files.Test) == 0 || len(examples) == 0 {
 		return nil, ".meta/config.json names no solution, test or example file"
 	}
-	tree, err := anchor.ReadTree(ex, false)
-	if err != nil {
-		return nil, "unreadable: " + err.Error()
+	for _, name := range slices.Concat(cfg.Files.Solution, cfg.Files.Test, examples) {
+		if !inside(name) {
+			return nil, ".meta/config.json names a file outside the exercise"
+		}
 	}
 	task := map[string][]byte{}
 	for name, body := range tree {
@@ -200,7 +231,7 @@ func build(lang, ex string) (map[string][]byte, string) {
 		}
 		task["reference/"+target] = body
 	}
-	prompt, err := instructions(ex, cfg.Files.Solution, cfg.Files.Test)
+	prompt, err := instructions(tree, cfg.Files.Solution, cfg.Files.Test)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -211,17 +242,24 @@ func build(lang, ex string) (map[string][]byte, string) {
 
 // instructions is the exercise's prompt: its instructions, their appendix,
 // and which files to change.
-func instructions(ex string, solution, tests []string) (string, error) {
-	main, err := os.ReadFile(filepath.Join(ex, ".docs", "instructions.md"))
-	if err != nil {
-		return "", errors.New(".docs/instructions.md is missing")
+func instructions(tree map[string][]byte, solution, tests []string) (string, error) {
+	main, ok := tree[".docs/instructions.md"]
+	if !ok {
+		return "", errors.New(".docs/instructions.md is missing or a link")
 	}
 	text := strings.TrimSpace(string(main))
-	if more, err := os.ReadFile(filepath.Join(ex, ".docs", "instructions.append.md")); err == nil {
+	if more, ok := tree[".docs/instructions.append.md"]; ok {
 		text += "\n\n" + strings.TrimSpace(string(more))
 	}
 	return fmt.Sprintf("%s\n\nWrite the solution in %s; the tests in %s show what is expected. Keep the names the stub declares.\n",
 		text, strings.Join(solution, ", "), strings.Join(tests, ", ")), nil
+}
+
+// inside says whether a file name from an exercise's config stays inside
+// the exercise: relative, clean, with no step up. A name like
+// ../../../root/.bashrc would otherwise be written beside the suite.
+func inside(name string) bool {
+	return filepath.IsLocal(name) && path.Clean(name) == name && !strings.Contains(name, "\\")
 }
 
 // summary is the reasons exercises were skipped, one phrase per language.

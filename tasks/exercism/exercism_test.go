@@ -172,3 +172,92 @@ func TestImportBadInput(t *testing.T) {
 		t.Errorf("the existing suite was written into: %v", entries)
 	}
 }
+
+// Issue #33's importer attacks, from a benchmark checkout the operator does
+// not control: a solution name that climbs out of the task, and links (git
+// keeps them) to host files where the importer reads instructions, the
+// exercise's config, the track's config and a whole exercise folder. None of
+// them writes outside --out or puts a host byte into the suite; each
+// exercise it cannot import is skipped with its reason.
+func TestImportStaysInsideItsFolders(t *testing.T) {
+	host := t.TempDir() // stands for the operator's files
+	secret := "HOST-SECRET-9f3a"
+	os.WriteFile(filepath.Join(host, "notes.md"), []byte("# Notes\n"+secret+"\n"), 0o644)
+	os.WriteFile(filepath.Join(host, "config.json"), []byte(`{"files": {"solution": ["tally.py"], "test": ["tally_test.py"], "example": [".meta/example.py"]}, "x": "`+secret+`"}`), 0o644)
+	os.WriteFile(filepath.Join(host, "track.json"), []byte(`{"slug": "python", "x": "`+secret+`"}`), 0o644)
+	hostEx := filepath.Join(host, "elsewhere")
+	os.MkdirAll(filepath.Join(hostEx, ".meta"), 0o755)
+	os.MkdirAll(filepath.Join(hostEx, ".docs"), 0o755)
+	os.WriteFile(filepath.Join(hostEx, ".docs", "instructions.md"), []byte(secret), 0o644)
+	os.WriteFile(filepath.Join(hostEx, ".meta", "config.json"), []byte(`{"files": {"solution": ["a.py"], "test": ["a_test.py"], "example": [".meta/e.py"]}}`), 0o644)
+	os.WriteFile(filepath.Join(hostEx, ".meta", "e.py"), []byte(secret), 0o644)
+	os.WriteFile(filepath.Join(hostEx, "a.py"), []byte(secret), 0o644)
+	os.WriteFile(filepath.Join(hostEx, "a_test.py"), []byte(secret), 0o644)
+
+	dir := miniTree(t, "track")
+	practice := filepath.Join(dir, "exercises", "practice")
+	clone := func(name string) string { // a copy of the tally exercise under another name
+		ex := filepath.Join(practice, name)
+		files, err := anchor.ReadTree(filepath.Join(practice, "tally"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := anchor.WriteTree(ex, files); err != nil {
+			t.Fatal(err)
+		}
+		return ex
+	}
+	climb := strings.Repeat("../", 12) + strings.TrimPrefix(filepath.Join(host, "escaped.py"), "/")
+	os.WriteFile(filepath.Join(clone("climb"), ".meta", "config.json"),
+		[]byte(`{"files": {"solution": ["`+climb+`"], "test": ["tally_test.py"], "example": [".meta/example.py"]}}`), 0o644)
+	ex := clone("linkdocs")
+	os.Remove(filepath.Join(ex, ".docs", "instructions.md"))
+	os.Symlink(filepath.Join(host, "notes.md"), filepath.Join(ex, ".docs", "instructions.md"))
+	ex = clone("linkappend")
+	os.Symlink(filepath.Join(host, "notes.md"), filepath.Join(ex, ".docs", "instructions.append.md"))
+	ex = clone("linkconfig")
+	os.Remove(filepath.Join(ex, ".meta", "config.json"))
+	os.Symlink(filepath.Join(host, "config.json"), filepath.Join(ex, ".meta", "config.json"))
+	os.Symlink(hostEx, filepath.Join(practice, "linkfolder"))
+	os.Remove(filepath.Join(dir, "config.json"))
+	os.Symlink(filepath.Join(host, "track.json"), filepath.Join(dir, "config.json"))
+
+	out := filepath.Join(t.TempDir(), "suite")
+	res, err := Import(dir, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	res.Print(&table)
+	t.Log("\n" + table.String())
+	if _, err := os.Lstat(filepath.Join(host, "escaped.py")); err == nil {
+		t.Error("the climbing solution name wrote outside --out")
+	}
+	files, err := anchor.ReadTree(out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range files {
+		if strings.Contains(string(body), secret) {
+			t.Errorf("%s holds a host file's bytes", name)
+		}
+		if strings.Contains(name, "climb") || strings.Contains(name, "linkconfig") || strings.Contains(name, "linkfolder") ||
+			strings.Contains(name, "linkdocs") {
+			t.Errorf("%s was imported from an exercise that should be skipped", name)
+		}
+	}
+	// The track's config.json is a link: the language comes from the files.
+	// tally, echo and linkappend (its appendix left out) are imported.
+	skipped := 0
+	for _, n := range res.Skipped["python"] {
+		skipped += n
+	}
+	if res.Written["python"] != 3 || skipped != 4 {
+		t.Errorf("written %v, skipped %v; want 3 python tasks and 4 skipped", res.Written, res.Skipped)
+	}
+	for _, why := range []string{"outside the exercise", "a link, or not JSON", "missing or a link", "leads out of the benchmark"} {
+		if !strings.Contains(table.String(), why) {
+			t.Errorf("no exercise skipped because %q:\n%s", why, table.String())
+		}
+	}
+}

@@ -1,10 +1,9 @@
 package mine
 
 import (
-	"archive/tar"
+	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -85,11 +84,11 @@ type change struct {
 // changes lists what to changed from from, renames as a deletion and an
 // addition.
 func changes(ctx context.Context, repo, from, to string) ([]change, error) {
-	status, err := git(ctx, repo, "diff", "--no-renames", "--name-status", "-z", from, to, "--")
+	status, err := git(ctx, repo, "diff", "--no-ext-diff", "--no-textconv", "--no-renames", "--name-status", "-z", from, to, "--")
 	if err != nil {
 		return nil, err
 	}
-	numstat, err := git(ctx, repo, "diff", "--no-renames", "--numstat", "-z", from, to, "--")
+	numstat, err := git(ctx, repo, "diff", "--no-ext-diff", "--no-textconv", "--no-renames", "--numstat", "-z", from, to, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -111,29 +110,50 @@ func changes(ctx context.Context, repo, from, to string) ([]change, error) {
 }
 
 // treeAt reads the files of rev's tree (regular files only: links and
-// submodules are left out) through git archive.
+// submodules are left out) as git stores them: ls-tree lists the blobs and
+// cat-file --batch prints their bytes. Neither runs a filter driver or an
+// external diff that the repository's .gitattributes and .git/config name,
+// as git archive (smudge filters) would, so mining a repository handed over
+// as a folder never runs its commands on the host.
 func treeAt(ctx context.Context, repo, rev string) (map[string][]byte, error) {
-	out, err := git(ctx, repo, "archive", "--format=tar", rev)
+	list, err := git(ctx, repo, "ls-tree", "-r", "-z", "--full-tree", rev)
 	if err != nil {
 		return nil, err
 	}
-	files := map[string][]byte{}
-	tr := tar.NewReader(bytes.NewReader(out))
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return files, nil
+	var paths []string
+	var batch strings.Builder
+	for rec := range strings.SplitSeq(strings.TrimSuffix(string(list), "\x00"), "\x00") {
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
+			continue // a link (120000), a submodule (a commit) or nothing
 		}
+		paths = append(paths, path)
+		batch.WriteString(f[2] + "\n")
+	}
+	cmd := exec.CommandContext(ctx, "git", "-C", repo, "cat-file", "--batch")
+	cmd.Stdin = strings.NewReader(batch.String())
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("read the tree of %s: git cat-file: %v", rev, err)
+	}
+	files := map[string][]byte{}
+	r := bufio.NewReader(bytes.NewReader(out))
+	for _, path := range paths {
+		head, err := r.ReadString('\n')
+		f := strings.Fields(head)
+		if err != nil || len(f) != 3 || f[1] != "blob" {
+			return nil, fmt.Errorf("read the tree of %s: git cat-file said %q for %s", rev, strings.TrimSpace(head), path)
+		}
+		size, err := strconv.Atoi(f[2])
 		if err != nil {
+			return nil, fmt.Errorf("read the tree of %s: a size %q", rev, f[2])
+		}
+		b := make([]byte, size+1) // the blob and its newline
+		if _, err := io.ReadFull(r, b); err != nil {
 			return nil, fmt.Errorf("read the tree of %s: %w", rev, err)
 		}
-		if h.Typeflag != tar.TypeReg {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			return nil, err
-		}
-		files[h.Name] = b
+		files[path] = b[:size]
 	}
+	return files, nil
 }
