@@ -65,9 +65,7 @@ func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string,
 			e.Runs[i], done = r, done+1
 			e.Tasks[r.TaskID] += r.Score / float64(a.Repeats)
 			e.Tokens += r.TokensIn + r.TokensOut
-			if r.Cached {
-				cached++
-			}
+			cached += b2i(r.Cached)
 			sum += r.Score
 			elapsed := time.Since(start)
 			left := elapsed / time.Duration(done) * time.Duration(len(e.Runs)-done)

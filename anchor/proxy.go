@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // ProxyConfig says where a run's proxy forwards and how much it may spend.
@@ -183,7 +184,9 @@ func (p *Proxy) rewrite(body []byte, limit int64) ([]byte, error) {
 	dec.UseNumber()
 	v, err := p.wire.decode(dec, "request", 0)
 	req, isObject := v.(map[string]any)
-	if !json.Valid(body) || !isObject { // Valid: one JSON value, and nothing after it
+	// Valid: one JSON value, and nothing after it. An invalid UTF-8 byte would
+	// be decoded to U+FFFD and sent on as three bytes, past what est charged.
+	if !json.Valid(body) || !utf8.Valid(body) || !isObject {
 		return nil, cmp.Or(err, errNotObject)
 	}
 	for k, v := range p.options {

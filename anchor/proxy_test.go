@@ -354,6 +354,10 @@ func TestProxyRefusesTricks(t *testing.T) {
 		{"max_tokens string", "POST", "/v1/chat/completions", chat(10, `,"max_tokens":"100"`), 400},
 		{"max_tokens negative", "POST", "/v1/chat/completions", chat(10, `,"max_tokens":-1`), 400},
 		{"max_tokens fraction", "POST", "/v1/chat/completions", chat(10, `,"max_tokens":1.5`), 400},
+		// Invalid UTF-8 would reach the upstream three times as long as
+		// charged (each byte re-encoded as U+FFFD); an escaped lone
+		// surrogate is valid JSON and shorter once decoded, so it passes.
+		{"invalid UTF-8", "POST", "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("\xff", 900) + `"}]}`, 400},
 		{"GET", "GET", "/v1/chat/completions", ``, 405},
 		{"pull", "POST", "/api/pull", `{"model":"huge"}`, 404},
 		{"delete file", "DELETE", "/v1/files/x", ``, 404},

@@ -71,7 +71,7 @@ func anthropicWire() *wire {
 		"tools": &wire{elem: tool}, "temperature": num, "stream": boolean, "max_tokens": whole})
 }
 
-var errNotObject = errors.New("the request body must be one JSON object, nested at most 64 deep")
+var errNotObject = errors.New("the request body must be one JSON object in UTF-8, nested at most 64 deep")
 
 // decode reads the next JSON value of dec, valid JSON that uses numbers,
 // along w: as encoding/json decodes it into an any, but with each number as
