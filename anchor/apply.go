@@ -143,7 +143,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		check func() (string, error)
 	}{
 		{"step 1: diff checks", func() (string, error) {
-			return checkDiff(diff, c.Component, manifest(files), files), nil
+			return checkDiff(diff, c.Component, Manifest(files), files), nil
 		}},
 		{"step 3: task-string detector", func() (string, error) { return a.leak(string(diff), files), nil }},
 		{"step 4: apply and snapshot", func() (string, error) { return a.applyDiff(&g, head.Hash, diff), nil }},

@@ -11,7 +11,7 @@ func TestCheckDiff(t *testing.T) {
 	h := harnessDir(t)
 	hash, _ := e.a.Snapshot(h)
 	files, _ := e.a.readSnapshot(hash)
-	editable := manifest(files)
+	editable := Manifest(files)
 	prompt := readHarness(t, h, "system_prompt.md")
 	readFile := readHarness(t, h, "tools/read_file.go")
 	tests := []struct {

@@ -179,10 +179,10 @@ var manifestList = regexp.MustCompile(`editable\s*=\s*\[([^\]]*)\]`)
 var quoted = regexp.MustCompile(`"([^"\n]+)"`)
 var comment = regexp.MustCompile(`#.*`)
 
-// manifest reads the editable list of harness/manifest.toml: the quoted
+// Manifest reads the editable list of harness/manifest.toml: the quoted
 // strings inside editable = [ ... ], comments stripped. Nothing else. No
 // list means nothing is editable.
-func manifest(files map[string][]byte) []string {
+func Manifest(files map[string][]byte) []string {
 	m := manifestList.FindSubmatch(comment.ReplaceAll(files["manifest.toml"], nil))
 	if m == nil {
 		return nil

@@ -57,7 +57,7 @@ func TestManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := manifest(files)
+	got := Manifest(files)
 	want := []string{"system_prompt.md", "tools/read_file.go", "tools/write_file.go", "tools/run_tests.go", "tools/list_dir.go",
 		"middleware/retry.go", "middleware/truncation.go", "middleware/token_budget.go", "memory/memory.go"}
 	if !slices.Equal(got, want) {
@@ -68,7 +68,7 @@ func TestManifest(t *testing.T) {
 			t.Errorf("manifest lists %s, which the harness does not have", f)
 		}
 	}
-	odd := manifest(map[string][]byte{"manifest.toml": []byte("# editable = [\"x\"]\neditable = [\n \"a.go\", # \"b.go\"\n\"c.md\"]\nother = [\"d\"]\n")})
+	odd := Manifest(map[string][]byte{"manifest.toml": []byte("# editable = [\"x\"]\neditable = [\n \"a.go\", # \"b.go\"\n\"c.md\"]\nother = [\"d\"]\n")})
 	if !slices.Equal(odd, []string{"a.go", "c.md"}) {
 		t.Errorf("manifest with comments = %v", odd)
 	}

@@ -9,8 +9,9 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"ratchet/anchor"
 )
 
 // editableGuide is EDITABLE.md of the evolve workspace: every file the
@@ -22,13 +23,13 @@ func editableGuide(harness string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	editable := anchor.Manifest(map[string][]byte{"manifest.toml": manifest}) // as the anchor reads it
 	var b bytes.Buffer
 	b.WriteString("# The editable files and the values they set\n\n" +
 		"You may change exactly one of these files per candidate (harness/manifest.toml). Any honest value\n" +
 		"is allowed: the harness's own tests check only what every honest value keeps (a cap stops the run\n" +
 		"and says why, a long result is cut once and says so, a client error is not retried).\n")
-	for _, name := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(string(manifest), -1) {
-		path := name[1]
+	for _, path := range editable {
 		src, err := os.ReadFile(filepath.Join(harness, path))
 		if err != nil {
 			return nil, fmt.Errorf("editable file %s: %w", path, err)

@@ -70,11 +70,15 @@ func Import(dir, out string) (Result, error) {
 		return res, fmt.Errorf("cannot write the suite beside %s: %w", out, err)
 	}
 	defer os.RemoveAll(tmp)
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return res, err
+	}
 	for _, ex := range exercises {
 		lang, name := ex[0], ex[1]
 		var task map[string][]byte
 		reason := "its folder is reached through a link that leads out of the benchmark"
-		if within(dir, filepath.Join(dir, ex[2])) {
+		if within(root, filepath.Join(dir, ex[2])) {
 			task, reason = build(lang, filepath.Join(dir, ex[2]))
 		}
 		if reason == "" {
@@ -140,13 +144,15 @@ func trackLanguage(dir, ex string) string {
 	return "unknown"
 }
 
-// within says whether p, its links resolved, lies inside dir, its links
-// resolved.
-func within(dir, p string) bool {
-	base, err1 := filepath.EvalSymlinks(dir)
-	real, err2 := filepath.EvalSymlinks(p)
-	rel, err3 := filepath.Rel(base, real)
-	return err1 == nil && err2 == nil && err3 == nil && filepath.IsLocal(rel)
+// within says whether p, its links resolved, lies inside root (a folder
+// whose links are already resolved).
+func within(root, p string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // readRegular reads the file at p when it is a regular file, never through
