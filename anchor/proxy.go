@@ -52,11 +52,14 @@ type Proxy struct {
 	mu             sync.Mutex     // held over a whole request, so requests go one at a time
 	in, out, conns atomic.Int64   // tokens charged; connections open
 	failure        atomic.Pointer[string]
+	life           context.Context // a reply is read to its end, unless Close cancels this
+	stop           context.CancelFunc
 }
 
 // StartProxy serves on the unix socket at sock until Close.
 func StartProxy(sock string, c ProxyConfig) (*Proxy, error) {
 	p := &Proxy{c: c, path: "/v1/chat/completions", wire: openAIWire()}
+	p.life, p.stop = context.WithCancel(context.Background())
 	p.header = http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + c.Key}}
 	if c.API == "anthropic" {
 		p.path = "/v1/messages"
@@ -98,6 +101,7 @@ func (p *Proxy) admit(c net.Conn, s http.ConnState) {
 // been charged; a request still waiting is refused.
 func (p *Proxy) Close() error {
 	err := p.srv.Close()
+	p.stop() // a reply still coming is cut where it is, and kept (forward)
 	p.mu.Lock()
 	p.c.Budget = 0
 	p.mu.Unlock()
@@ -166,8 +170,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in, out, failure := p.c.Replies.exchange(w, fwd, func(w http.ResponseWriter) (int64, int64, string, bool) {
-		in, out, failure := p.forward(w, r, fwd, est, left-est)
-		return in, out, failure, failure == "" && r.Context().Err() == nil
+		return p.forward(w, fwd, est, left-est)
 	})
 	p.in.Add(in)
 	p.out.Add(out)
@@ -241,20 +244,25 @@ func (p *Proxy) send(ctx context.Context, body []byte) (*http.Response, error) {
 // one that may have been served without a complete usage report (cut off,
 // or with none, or no reply at all) is charged at least est and limit. A
 // status of 300 or more serves none, and an upstream never reached none.
-func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est, limit int64) (
-	in, out int64, failure string) {
-	resp, err := p.send(r.Context(), body)
+//
+// The reply is read to its end even when the harness hangs up on it, and
+// kept says it is the draw to record: read to the end, or cut by the run's
+// end (Close). A harness that could hang up on the draws it dislikes, unrecorded,
+// would leave a candidate a fresh draw exactly where the incumbent lost.
+func (p *Proxy) forward(w http.ResponseWriter, body []byte, est, limit int64) (
+	in, out int64, failure string, kept bool) {
+	resp, err := p.send(p.life, body)
 	if err != nil {
 		failure = p.secret.Replace("model server unreachable: " + err.Error())
 		refuse(w, http.StatusBadGateway, "api_error", failure)
-		if r.Context().Err() != nil {
-			return est, limit, "" // the harness hung up: its own doing, and maybe served
+		if p.life.Err() != nil {
+			return est, limit, "", false // the run ended first, maybe served
 		}
 		var op *net.OpError
 		if errors.As(err, &op) && op.Op == "dial" {
-			return 0, 0, failure // it reached no one
+			return 0, 0, failure, false // it reached no one
 		}
-		return est, limit, failure // the upstream may have served it
+		return est, limit, failure, false // the upstream may have served it
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 500 {
@@ -278,10 +286,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, est
 		countUsage(strings.TrimPrefix(line, "data:"), &in, &out)
 	}
 	countUsage(whole.String(), &in, &out)
+	kept = failure == "" && (err == io.EOF || p.life.Err() != nil)
 	if resp.StatusCode >= 300 || (in+out > 0 && err == io.EOF) {
-		return in, out, failure
+		return in, out, failure, kept
 	}
-	return max(in, est), max(out, limit), failure
+	return max(in, est), max(out, limit), failure, kept
 }
 
 // countUsage raises in and out to the usage in one JSON message: OpenAI's,

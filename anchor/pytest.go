@@ -73,15 +73,10 @@ func pytestCount(report []byte, keys map[string]bool) Scored {
 	}
 	for key, canary := range keys {
 		_, seen := passed[key]
-		switch {
-		case canary && (passed[key] || !seen && passedIn[key[:max(strings.LastIndex(key, " "), 0)]]):
+		if canary && (passed[key] || !seen && passedIn[key[:max(strings.LastIndex(key, " "), 0)]]) {
 			return Scored{Total: 1, Outcome: OutcomeForged, Error: "forged: the canary " + key + " did not fail"}
-		case !canary && passed[key]:
-			s.Passed++
 		}
-		if !canary {
-			s.Total++
-		}
+		s.Passed, s.Total = s.Passed+b2i(!canary && passed[key]), s.Total+b2i(!canary) // canaries count nothing
 	}
 	s.Total = max(s.Total, 1)
 	return s

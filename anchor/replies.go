@@ -54,7 +54,7 @@ func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // exchange answers fwd, the request as it would be forwarded, from the
 // record, or through live, which forwards it and relays the reply, and says
-// whether it came whole; a whole 200 reply is recorded. It returns the
+// whether it is the draw to keep (forward); a kept 200 reply is recorded. It returns the
 // tokens to charge and live's failure.
 func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 	live func(http.ResponseWriter) (int64, int64, string, bool)) (in, out int64, failure string) {
@@ -88,8 +88,8 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 		}
 	} else {
 		c.sent++
-		rec, whole := &recorder{ResponseWriter: w}, false
-		if in, out, failure, whole = live(rec); whole && rec.status == http.StatusOK && !c.off {
+		rec, kept := &recorder{ResponseWriter: w}, false
+		if in, out, failure, kept = live(rec); kept && rec.status == http.StatusOK && !c.off {
 			put(c.db, "replies", "key, occurrence, content_type, body, tokens_in, tokens_out, run_id, created_at",
 				key, n, rec.Header().Get("Content-Type"), rec.body.Bytes(), in, out, c.run, now())
 		}

@@ -2,9 +2,12 @@ package anchor
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"ratchet/harness/fakemodel"
 )
@@ -190,5 +193,64 @@ func TestReplyCacheReplaysStreams(t *testing.T) {
 				t.Errorf("live charged %d+%d, the replay %d+%d", li, lo, ri, ro)
 			}
 		})
+	}
+}
+
+// The hang-up harness (replies-hang-up-on-bad-draws.txtar) streams each
+// reply and hangs up on a bad draw before the model has finished. Every
+// draw it was given, the abandoned ones too, must be in the record, and a
+// candidate that sends the same requests must be served all of them: it
+// never gets a live draw where the incumbent lost, and is not accepted.
+func TestAbandonedDrawsAreKept(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	var n atomic.Int64
+	model := fakemodel.Step{Func: func(fakemodel.Request) fakemodel.Step {
+		if n.Add(1)%2 == 1 {
+			return fakemodel.Step{Text: "BAD draw, this one would fail", In: 20, Out: 6, Pace: 100 * time.Millisecond}
+		}
+		return fakemodel.Step{Text: "GOOD draw, this one would pass", In: 20, Out: 6, Pace: 100 * time.Millisecond}
+	}}
+	e := newEnv(t, repeat(model, 1<<16)...)
+	for i := range 6 {
+		addExitTask(t, e.suite, "train", fmt.Sprintf("hang-t%02d", i))
+	}
+	for i := range 12 {
+		addExitTask(t, e.suite, "holdout", fmt.Sprintf("hang-h%02d", i))
+	}
+	a := attackFor(t, "replies-hang-up-on-bad-draws")
+	dir := filepath.Join(t.TempDir(), "harness")
+	writeFiles(t, dir, a.files)
+	if err := e.a.Init(ctx(), dir); err != nil {
+		t.Fatal(err)
+	}
+	head := e.last(t)
+	var missing, bad int
+	err := e.a.db.QueryRow(`SELECT
+		(SELECT COUNT(*) FROM exchanges x JOIN runs r ON r.id = x.run_id WHERE r.harness_hash = ?1
+			AND NOT EXISTS (SELECT 1 FROM replies p WHERE p.key = x.key AND p.occurrence = x.occurrence)),
+		(SELECT COUNT(*) FROM replies WHERE CAST(body AS TEXT) LIKE '%BAD%')`, head.Hash).Scan(&missing, &bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("baseline: train %.3f, holdout %.3f; %d bad draws recorded", *head.TrainPost, *head.HoldoutPost, bad)
+	if missing > 0 || bad == 0 {
+		t.Errorf("%d requests of the incumbent have no recorded reply, %d bad draws recorded: "+
+			"the draws it hung up on were not kept", missing, bad)
+	}
+	component, content := "notes.md", "Nothing reads this file, still.\n"
+	if err := e.a.Apply(ctx(), e.candidate(t, component, makeDiff(t, dir, map[string]string{component: content}))); err != nil {
+		t.Fatal(err)
+	}
+	g := e.last(t)
+	t.Logf("the candidate: %s: %s", g.Decision, g.Reason)
+	if g.Decision == "accept" {
+		t.Errorf("a candidate that changes nothing was accepted: %s", g.Reason)
+	}
+	for _, r := range runsOf(t, e, g.Hash) {
+		if r.Requests > 0 {
+			t.Errorf("run %s on %s sent %d requests upstream; every one was the incumbent's, and recorded",
+				r.ID, r.TaskID, r.Requests)
+		}
 	}
 }

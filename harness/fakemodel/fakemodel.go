@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Call is one scripted tool call. Args is the raw JSON arguments text.
@@ -33,7 +34,8 @@ type Step struct {
 	Body      string
 	Raw       string
 	Func      func(r Request) Step
-	CacheRead int // anthropic: cache_read_input_tokens
+	CacheRead int           // anthropic: cache_read_input_tokens
+	Pace      time.Duration // streaming: a pause after each event, as a model generating
 }
 
 // Request is what the server received.
@@ -118,6 +120,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if step.Func != nil {
 		step = step.Func(req)
 	}
+	if step.Pace > 0 {
+		w = &paced{ResponseWriter: w, pace: step.Pace}
+	}
 	switch {
 	case step.Status != 0:
 		w.Header().Set("Content-Type", "application/json")
@@ -201,6 +206,19 @@ func anthropicMessage(st Step, out int) map[string]any {
 		"usage": map[string]any{"input_tokens": st.In, "output_tokens": out,
 			"cache_creation_input_tokens": 0, "cache_read_input_tokens": st.CacheRead},
 	}
+}
+
+// paced pauses after each event it flushes.
+type paced struct {
+	http.ResponseWriter
+	pace time.Duration
+}
+
+func (p *paced) Flush() {
+	if f, ok := p.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+	time.Sleep(p.pace)
 }
 
 func sse(w http.ResponseWriter, event string, v any) {

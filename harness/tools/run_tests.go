@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"syscall"
 	"time"
 
@@ -45,11 +46,35 @@ func RunTests() core.Tool {
 			case err != nil:
 				status = err.Error() + " (tests failed)"
 			}
-			text := out.String()
+			text := quiet(out.String())
 			if len(text) > testTail {
 				text = fmt.Sprintf("[... %d earlier characters omitted ...]\n", len(text)-testTail) + text[len(text)-testTail:]
 			}
 			return fmt.Sprintf("$ %s\n%s\n%s", ctx.TestCommand, text, status)
 		},
 	}
+}
+
+// durations are the parts of a test runner's output that change from one
+// run to the next though the code did not: go test's package and test
+// times, pytest's and cargo's totals, jest's clock. Two runs of one harness
+// on one task then send the model the same bytes, so a replay reproduces
+// and the reply cache keeps serving after the first test run.
+var durations = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`(?m)^((?:ok|FAIL)\s+\S+)\s+\d+(?:\.\d+)?s\b`), "$1"},               // ok  	pkg	0.004s
+	{regexp.MustCompile(`(?m)^(\s*--- (?:PASS|FAIL|SKIP): .*?) \(\d+(?:\.\d+)?s\)$`), "$1"}, // --- FAIL: TestX (0.00s)
+	{regexp.MustCompile(`(?m)^(=+ .*?) in \d+(?:\.\d+)?s(?: \([0-9:]+\))? (=+)$`), "$1 $2"}, // === 3 passed in 0.12s ===
+	{regexp.MustCompile(`; finished in \d+(?:\.\d+)?s`), ""},                                // cargo test
+	{regexp.MustCompile(`(?m)^Time:\s+.*\n`), ""},                                           // jest
+}
+
+// quiet strips durations from a test command's output.
+func quiet(s string) string {
+	for _, d := range durations {
+		s = d.re.ReplaceAllString(s, d.with)
+	}
+	return s
 }

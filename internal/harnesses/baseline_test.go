@@ -62,3 +62,32 @@ func TestBaselinePromptNamesNoLanguage(t *testing.T) {
 		t.Errorf("the baseline prompt does not say how to read part of a long file:\n%s", b)
 	}
 }
+
+// The baseline's run_tests sends the model no durations: two runs of one
+// test command whose runners print other times (go test's package and test
+// times, pytest's total) give the same bytes, so a run that called the
+// tests still replays and its later requests still meet the reply cache.
+// The test names, counts, failures and exit status are all kept.
+func TestBaselineRunTestsSendsNoDurations(t *testing.T) {
+	run := tools.RunTests()
+	out := func(secs string) string {
+		root := t.TempDir()
+		report := strings.ReplaceAll("=== RUN   TestSum\n--- FAIL: TestSum (@)\n    sum_test.go:9: Sum = 5, want 6\n"+
+			"FAIL\nFAIL\texample.com/sum\t@\nok  \texample.com/sum/util\t@\n"+
+			"=========== 1 failed, 3 passed in @ ===========\n=========== 4 passed in @ (0:01:05) ===========\n", "@", secs)
+		if err := os.WriteFile(filepath.Join(root, "report.txt"), []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return run.Run(map[string]any{}, &core.Context{Root: root, Name: "run_tests", TestCommand: "cat report.txt; exit 1"})
+	}
+	first, second := out("0.004s"), out("65.50s")
+	if first != second || strings.Contains(first, "0.004s") {
+		t.Errorf("two runs differing only in durations gave different output:\n%s\n---\n%s", first, second)
+	}
+	for _, kept := range []string{"--- FAIL: TestSum\n", "Sum = 5, want 6", "FAIL\texample.com/sum\n", "ok  \texample.com/sum/util\n",
+		"1 failed, 3 passed =", "4 passed =", "exit status 1"} {
+		if !strings.Contains(first, kept) {
+			t.Errorf("run_tests lost %q:\n%s", kept, first)
+		}
+	}
+}
