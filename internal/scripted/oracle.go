@@ -131,6 +131,8 @@ func (o Oracle) reply(tasks []oracleTask, r fakemodel.Request) fakemodel.Step {
 			calls = append(calls, c)
 		}
 		return fakemodel.Step{Text: "Writing the fix.", Calls: calls, In: in, Out: 200}
+	case solve && !c.tested: // as an agent checks its fix
+		return fakemodel.Step{Text: "Running the tests.", Calls: []fakemodel.Call{call("run_tests", map[string]string{})}, In: in, Out: 15}
 	case solve:
 		return fakemodel.Step{Text: "(oracle) Fixed: wrote the corrected files.", In: in, Out: 10}
 	case len(c.results) == 1 && len(t.sources) > 0:
@@ -172,7 +174,7 @@ func identify(cands []oracleTask, listing string) oracleTask {
 type conversation struct {
 	system, firstUser string
 	results           []string // tool results, in order
-	wrote             bool     // an assistant turn called write_file
+	wrote, tested     bool     // an assistant turn called write_file; run_tests
 }
 
 // parse reads the system prompt, the first user text and the tool results
@@ -192,6 +194,10 @@ func parse(body []byte) conversation {
 	}
 	json.Unmarshal(body, &req)
 	c := conversation{system: req.System}
+	called := func(role, name string) {
+		c.wrote = c.wrote || role == "assistant" && name == "write_file"
+		c.tested = c.tested || role == "assistant" && name == "run_tests"
+	}
 	firstSeen := false
 	for _, m := range req.Messages {
 		var text string
@@ -210,12 +216,12 @@ func parse(body []byte) conversation {
 				case "tool_result":
 					c.results = append(c.results, b.Content)
 				case "tool_use":
-					c.wrote = c.wrote || m.Role == "assistant" && b.Name == "write_file"
+					called(m.Role, b.Name)
 				}
 			}
 		}
 		for _, tc := range m.ToolCalls {
-			c.wrote = c.wrote || m.Role == "assistant" && tc.Function.Name == "write_file"
+			called(m.Role, tc.Function.Name)
 		}
 		switch m.Role {
 		case "system":
