@@ -29,12 +29,8 @@ func Gate(split string, pre, post []float64, alpha float64) (Evidence, string) {
 	for i := range pre {
 		e.Pre += pre[i] / float64(len(pre))
 		e.Post += post[i] / float64(len(post))
-		switch d := post[i] - pre[i]; {
-		case d > 1e-9:
-			e.Fixed++
-		case d < -1e-9:
-			e.Broken++
-		}
+		d := post[i] - pre[i] // a change smaller than rounding is none
+		e.Fixed, e.Broken = e.Fixed+b2i(d > 1e-9), e.Broken+b2i(d < -1e-9)
 	}
 	e.P = SignTest(e.Fixed, e.Broken)
 	change := fmt.Sprintf("%s %.3f -> %.3f: %d fixed, %d broken", split, e.Pre, e.Post, e.Fixed, e.Broken)

@@ -257,10 +257,7 @@ func Count(t Task, out []byte, exit int, report []byte, hidden, files map[string
 		s.Error = "no hidden test reported: " + cmp.Or(why, "the command ran none of their packages' tests")
 	}
 	if s.Total == 0 { // no hidden Go tests: the exit status decides
-		s.Total = 1
-		if exit == 0 {
-			s.Passed = 1
-		}
+		s.Total, s.Passed = 1, b2i(exit == 0)
 	}
 	return s
 }
@@ -286,10 +283,7 @@ func junit(report []byte, exit int) Scored {
 	}
 	s := Scored{}
 	for _, c := range append(doc.Cases, doc.Top...) {
-		s.Total++
-		if c.Failure == nil && c.Error == nil && c.Skipped == nil {
-			s.Passed++
-		}
+		s.Total, s.Passed = s.Total+1, s.Passed+b2i(c.Failure == nil && c.Error == nil && c.Skipped == nil)
 	}
 	if s.Total == 0 || (exit != 0 && s.Passed == s.Total) {
 		s.Total++ // no test case, or the command failed for a reason no test reported

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -45,10 +46,7 @@ func ReadTree(dir string, strict bool) (map[string][]byte, error) {
 		if size > maxTree || (!strict && (size > maxTree/16 || len(files) > 100000)) {
 			return fmt.Errorf("refusing %s: %d files, %d bytes, more than the anchor reads", dir, len(files), size)
 		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
+		rel, _ := filepath.Rel(dir, p) // p is under dir: WalkDir joined it
 		b, err := os.ReadFile(p)
 		files[filepath.ToSlash(rel)] = b
 		size += len(b)
@@ -80,20 +78,30 @@ func HashOf(files map[string][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// WriteTree writes files under dst; a script (#!) is made executable. An
-// existing file is replaced, never written through.
+// WriteTree writes files under dst through an os.Root, so that neither a
+// name (one that is not local is refused) nor a link already there leads
+// out of it. A script (#!) is made executable. An existing file is
+// replaced, never written through.
 func WriteTree(dst string, files map[string][]byte) error {
+	os.MkdirAll(dst, 0o755) // a failure shows as OpenRoot's
+	root, err := os.OpenRoot(dst)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for name, b := range files {
-		p := filepath.Join(dst, name)
-		os.Remove(p)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("write %s: %q is not a name inside it", dst, name)
+		}
+		root.Remove(name)
+		if err := root.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return err
 		}
 		mode := os.FileMode(0o644)
 		if bytes.HasPrefix(b, []byte("#!")) {
 			mode = 0o755
 		}
-		if err := os.WriteFile(p, b, mode); err != nil {
+		if err := root.WriteFile(name, b, mode); err != nil {
 			return err
 		}
 	}
@@ -104,6 +112,9 @@ func WriteTree(dst string, files map[string][]byte) error {
 // sha256 (HashOf), and returns the hash.
 func (a *Anchor) Snapshot(dir string) (string, error) {
 	files, err := ReadTree(dir, true)
+	if err == nil && len(files) == 0 {
+		err = errors.New("it holds no file")
+	}
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w; point it at the harness folder", dir, err)
 	}

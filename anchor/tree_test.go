@@ -160,3 +160,33 @@ func TestSnapshotCommandOnAFreshHome(t *testing.T) {
 		t.Errorf("a missing folder: %v, printed %q", err, out.String())
 	}
 }
+
+// WriteTree is the one writer of task trees (the anchor, the importer, the
+// miner, the doors): a name that climbs out or is absolute is refused
+// before anything is written, and a link already in the destination, to a
+// folder outside, is not written through.
+func TestWriteTreeStaysInside(t *testing.T) {
+	outside := t.TempDir()
+	for _, name := range []string{"../escaped.txt", "a/../../escaped.txt", filepath.Join(outside, "escaped.txt"), ""} {
+		dst := filepath.Join(t.TempDir(), "tree")
+		err := WriteTree(dst, map[string][]byte{"ok.txt": []byte("fine\n"), name: []byte("out\n")})
+		if err == nil || !strings.Contains(err.Error(), "not a name inside") {
+			t.Errorf("name %q: %v; want it refused", name, err)
+		}
+	}
+	dst := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dst, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteTree(dst, map[string][]byte{"sub/escaped.txt": []byte("out\n")})
+	if err == nil {
+		t.Error("a file was written through a link in the destination")
+	}
+	entries, _ := os.ReadDir(outside)
+	if len(entries) > 0 {
+		t.Errorf("the folder outside holds %v", entries)
+	}
+	if err := WriteTree(filepath.Join(t.TempDir(), "new", "tree"), map[string][]byte{"a/b/run.sh": []byte("#!/bin/sh\n")}); err != nil {
+		t.Errorf("an honest tree into a missing folder: %v", err)
+	}
+}
