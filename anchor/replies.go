@@ -90,7 +90,11 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 		c.sent++
 		rec, kept := &recorder{ResponseWriter: w}, false
 		if in, out, failure, kept = live(rec); kept && rec.status == http.StatusOK && !c.off {
-			put(c.db, "replies", "key, occurrence, content_type, body, tokens_in, tokens_out, run_id, created_at",
+			// Only a forced run replaces a recorded reply: another harness's run sending the same
+			// bytes (an eval, a calibrate variant) must not change the draw the incumbent was served.
+			or := map[bool]string{false: "IGNORE", true: "REPLACE"}[c.fresh]
+			c.db.Exec(`INSERT OR `+or+` INTO replies(key, occurrence, content_type, body, tokens_in, tokens_out,
+				run_id, created_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
 				key, n, rec.Header().Get("Content-Type"), rec.body.Bytes(), in, out, c.run, now())
 		}
 	}

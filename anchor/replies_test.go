@@ -133,6 +133,14 @@ func TestReplyCacheChargesAndIsolates(t *testing.T) {
 			if o := e.run(t, other, a, 0, false); o.CachedReplies != 0 || o.Requests != first.Requests {
 				t.Errorf("a harness with no incumbent was served %d recorded replies (%d live)", o.CachedReplies, o.Requests)
 			}
+			// Its live replies to the same bytes do not replace the ones the head
+			// was served (and the twin after it): only a forced run replaces.
+			var kept int
+			e.a.db.QueryRow(`SELECT COUNT(*) FROM replies WHERE run_id = ?`, first.ID).Scan(&kept)
+			if kept != first.Requests {
+				t.Errorf("%d of the head's %d recorded replies are left after another harness sent the same requests",
+					kept, first.Requests)
+			}
 			if again.TokensIn != first.TokensIn || again.TokensOut != first.TokensOut || again.CachedTokens != first.TokensIn+first.TokensOut {
 				t.Errorf("cached replies charged %d+%d tokens (%d cached), live ones %d+%d", again.TokensIn, again.TokensOut,
 					again.CachedTokens, first.TokensIn, first.TokensOut)
