@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 )
@@ -49,31 +50,38 @@ type Config struct {
 
 // Report is a plan. JSON names are snake_case.
 type Report struct {
-	Source        string     `json:"source"` // "ledger" or "assumed"
-	HeadGen       *int       `json:"head_gen,omitempty"`
-	HarnessHash   string     `json:"harness_hash,omitempty"`
-	Model         string     `json:"model,omitempty"`
-	Repeats       int        `json:"repeats"`
-	Alpha         float64    `json:"alpha"`
-	TrainTasks    int        `json:"train_tasks"`
-	HoldoutTasks  int        `json:"holdout_tasks"`
-	TrainGroups   int        `json:"train_groups"`           // the gate's units: groups of tasks
-	HoldoutGroups int        `json:"holdout_groups"`         // (a task without a group is its own)
-	TrainMean     *float64   `json:"train_mean,omitempty"`   // observed, as the gate computes it
-	HoldoutMean   *float64   `json:"holdout_mean,omitempty"` // observed
-	PlannedMean   float64    `json:"planned_holdout_mean"`   // mean of the planned pass rates
-	FlakyTasks    int        `json:"flaky_tasks"`            // tasks whose repeats disagree
-	Deterministic bool       `json:"deterministic"`          // K > 1 and no task's repeats disagree: planned as K = 1
-	GainModel     string     `json:"gain_model"`
-	TargetPower   float64    `json:"target_power"`
-	Trials        int        `json:"trials"`
-	Seed          uint64     `json:"seed"`
-	MinChanged    int        `json:"min_changed"` // fewest changed holdout groups that can pass the sign test; 0: none can
-	MDE           *float64   `json:"mde"`         // smallest gain detected with the target power; null: none
-	Gains         []GainPlan `json:"gains"`
-	AA            *AA        `json:"aa,omitempty"`
-	Screen        []Screened `json:"screen"` // what anchor apply's screen costs and keeps: A/A first, then each gain
-	Notes         []string   `json:"notes"`
+	Source        string      `json:"source"` // "ledger" or "assumed"
+	HeadGen       *int        `json:"head_gen,omitempty"`
+	HarnessHash   string      `json:"harness_hash,omitempty"`
+	Model         string      `json:"model,omitempty"`
+	Repeats       int         `json:"repeats"`
+	Alpha         float64     `json:"alpha"`
+	TrainTasks    int         `json:"train_tasks"`
+	HoldoutTasks  int         `json:"holdout_tasks"`
+	TrainGroups   int         `json:"train_groups"`           // the gate's units: groups of tasks
+	HoldoutGroups int         `json:"holdout_groups"`         // (a task without a group is its own)
+	TrainMean     *float64    `json:"train_mean,omitempty"`   // observed, as the gate computes it
+	HoldoutMean   *float64    `json:"holdout_mean,omitempty"` // observed
+	PlannedMean   float64     `json:"planned_holdout_mean"`   // mean of the planned pass rates
+	FlakyTasks    int         `json:"flaky_tasks"`            // tasks whose repeats disagree
+	Deterministic bool        `json:"deterministic"`          // K > 1 and no task's repeats disagree: planned as K = 1
+	GainModel     string      `json:"gain_model"`
+	TargetPower   float64     `json:"target_power"`
+	Trials        int         `json:"trials"`
+	Seed          uint64      `json:"seed"`
+	MinChanged    int         `json:"min_changed"` // fewest changed holdout groups that can pass the sign test; 0: none can
+	MDE           *float64    `json:"mde"`         // smallest gain detected with the target power; null: none
+	Gains         []GainPlan  `json:"gains"`
+	AA            *AA         `json:"aa,omitempty"`
+	Screen        []Screened  `json:"screen"` // what anchor apply's screen costs and keeps: A/A first, then each gain
+	Notes         []string    `json:"notes"`
+	Prior         []PriorAtom `json:"prior,omitempty"` // the solve rates planned from the ledger, as fitted
+}
+
+// PriorAtom is one solve rate of the fitted prior and its share of tasks.
+type PriorAtom struct {
+	Rate   float64 `json:"rate"`
+	Weight float64 `json:"weight"`
 }
 
 // GainPlan is what the gate does with one gain. Null means out of reach
@@ -128,7 +136,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.fromLedger(o, &su)
+		r.fromLedger(o, &su, c.Seed)
 	} else {
 		su.K, su.Alpha = 1, 0.05
 	}
@@ -140,8 +148,10 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("every task planned at pass rate %.2f (--p)", c.P))
 	} else {
 		su = resized(su, c.Train, c.Holdout)
-		r.Notes = append(r.Notes, "pass rates estimated per task as (sum of repeat scores + 1/2) / (repeats + 1) (Jeffreys): "+
-			"a task that passed its only run plans at 0.75, never as sure; --p plans with a rate of your own")
+		r.Notes = append(r.Notes, "each task planned as solved (score 1) or not (the score of its unsolved runs), at a "+
+			"solve rate drawn from its posterior under a prior fitted to the suite (prior in --json): about a third of "+
+			"tasks nearly never solved, a third nearly always, the rest between, as public agent benchmarks show; "+
+			"one run per task cannot tell them apart, repeats (ANCHOR_REPEATS) can; --p plans with a rate of your own")
 	}
 	if len(c.TrainGroups) == len(su.Train) && len(c.HoldoutGroups) == len(su.Holdout) {
 		su.TrainGroups, su.HoldoutGroups = groupIndex(c.TrainGroups), groupIndex(c.HoldoutGroups)
@@ -149,7 +159,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 	r.Repeats, r.Alpha = su.K, su.Alpha
 	r.TrainTasks, r.HoldoutTasks = len(su.Train), len(su.Holdout)
 	r.TrainGroups, r.HoldoutGroups = units(su.TrainGroups, len(su.Train)), units(su.HoldoutGroups, len(su.Holdout))
-	r.PlannedMean = mean(su.Holdout)
+	r.PlannedMean = meanScore(su.Holdout, su.HoldoutBase)
 	if len(su.Train) == 0 {
 		r.Notes = append(r.Notes, "no train tasks: only the holdout side of the gate is simulated")
 	}
@@ -161,7 +171,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 	}
 	for _, g := range c.Gains {
 		gp := GainPlan{Gain: g}
-		if delta, ok := logitShift(su.Holdout, g); ok {
+		if delta, ok := logitShift(su.Holdout, su.HoldoutBase, g); ok {
 			tl := sim.play(su, delta, c.Trials)
 			gp.Power, gp.TrainUp, gp.HoldoutPass = tl.share(tl.Accepts), tl.share(tl.TrainUp), tl.share(tl.HoldoutPass)
 		}
@@ -174,7 +184,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		r.Gains = append(r.Gains, gp)
 	}
 	for _, g := range append([]float64{0}, c.Gains...) {
-		if delta, ok := logitShift(su.Holdout, g); ok {
+		if delta, ok := logitShift(su.Holdout, su.HoldoutBase, g); ok {
 			r.Screen = append(r.Screen, sim.screened(su, g, delta, cmp.Or(c.ScreenTrials, 200)))
 		}
 	}
@@ -213,7 +223,7 @@ func (c Config) check() error {
 // When K > 1 and no task's repeats disagree, the server looks deterministic:
 // its repeats are one draw counted K times, so the plan reads one repeat per
 // task and simulates K = 1 (the conservative reading; --repeats overrides).
-func (r *Report) fromLedger(o *Observed, su *Suite) {
+func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 	r.Source, r.HeadGen, r.HarnessHash, r.Model = "ledger", &o.Gen, o.Hash, o.Model
 	su.K, su.Alpha = o.K, o.Alpha
 	all := append(slices.Clone(o.Train), o.Holdout...)
@@ -227,24 +237,67 @@ func (r *Report) fromLedger(o *Observed, su *Suite) {
 		su.K = 1
 		r.Notes = append(r.Notes, fmt.Sprintf("no task's %d repeats disagree: the server looks deterministic, so its repeats are one draw counted %d times; planned as K = 1 (more repeats buy nothing there; the repeats column assumes a server that samples)", o.K, o.K))
 	}
-	means := func(ts []TaskScores, rates *[]float64) *float64 {
+	runsOf := func(t TaskScores) []float64 {
+		if r.Deterministic {
+			return t.Scores[:1]
+		}
+		return t.Scores
+	}
+	// One prior for the whole suite, fitted to every task's outcomes; then
+	// each task's rate is drawn from its posterior, its base is what its
+	// unsolved runs scored (a task solved on every run gets the suite's
+	// typical base).
+	var outcomes []outcome
+	var unsolved []float64
+	for _, t := range all {
+		o := outcome{runs: len(runsOf(t))}
+		for _, x := range runsOf(t) {
+			if x >= 1-1e-9 {
+				o.solved++
+			} else {
+				unsolved = append(unsolved, x)
+			}
+		}
+		outcomes = append(outcomes, o)
+	}
+	solved := 0.0
+	for _, o := range outcomes {
+		solved += float64(o.solved) / float64(o.runs) / float64(len(outcomes))
+	}
+	prior := fitPrior(benchmarkPrior(solved), outcomes)
+	r.Prior = make([]PriorAtom, len(prior))
+	for i, a := range prior {
+		r.Prior[i] = PriorAtom{Rate: a.rate, Weight: a.weight}
+	}
+	typical := mean(unsolved)
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b9))
+	means := func(ts []TaskScores, rates, base *[]float64) *float64 {
 		if len(ts) == 0 {
 			return nil
 		}
 		var ms []float64
 		for _, t := range ts {
 			ms = append(ms, mean(t.Scores))
-			if r.Deterministic {
-				*rates = append(*rates, passRate(t.Scores[:1]))
+			o, b, nb := outcome{runs: len(runsOf(t))}, 0.0, 0
+			for _, x := range runsOf(t) {
+				if x >= 1-1e-9 {
+					o.solved++
+				} else {
+					b, nb = b+x, nb+1
+				}
+			}
+			*rates = append(*rates, drawRate(posterior(prior, o), rng))
+			if nb == 0 {
+				*base = append(*base, typical)
 			} else {
-				*rates = append(*rates, passRate(t.Scores))
+				*base = append(*base, b/float64(nb))
 			}
 		}
 		m := mean(ms)
 		return &m
 	}
-	r.TrainMean = means(o.Train, &su.Train)
-	r.HoldoutMean = means(o.Holdout, &su.Holdout)
+	r.TrainMean = means(o.Train, &su.Train, &su.TrainBase)
+	r.HoldoutMean = means(o.Holdout, &su.Holdout, &su.HoldoutBase)
 	names := func(ts []TaskScores) (g []string) {
 		for _, t := range ts {
 			g = append(g, cmp.Or(t.Group, t.ID))
@@ -293,6 +346,7 @@ func resized(su Suite, train, hold int) Suite {
 	}
 	if train > 0 && len(su.Train) > 0 {
 		su.Train, su.TrainGroups = repeated(su.Train, train), repeatedGroups(su.TrainGroups, train)
+		su.TrainBase = repeatedBase(su.TrainBase, train)
 	}
 	return su
 }
@@ -310,7 +364,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	} else if r.HoldoutMean != nil {
 		fmt.Fprintf(&b, "observed: holdout mean %.3f, %d flaky task(s)\n", *r.HoldoutMean, r.FlakyTasks)
 	}
-	fmt.Fprintf(&b, "planned holdout pass rate %.3f; a gain moves every task's pass probability by one logit step\n", r.PlannedMean)
+	fmt.Fprintf(&b, "planned holdout mean score %.3f; a gain moves every task's solve rate by one logit step\n", r.PlannedMean)
 	if r.MinChanged == 0 {
 		fmt.Fprintf(&b, "the sign test can never reach p <= %g\n", r.Alpha)
 	} else {

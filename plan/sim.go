@@ -14,9 +14,19 @@ import (
 // every task its own.
 type Suite struct {
 	Train, Holdout             []float64
+	TrainBase, HoldoutBase     []float64 // a task's score when not solved (prior.go); nil: 0
 	TrainGroups, HoldoutGroups []int
 	K                          int
 	Alpha                      float64
+}
+
+// scoreOf is a task's score from c solved of k runs at base b.
+func scoreOf(c, k int, base []float64, i int) float64 {
+	b := 0.0
+	if base != nil {
+		b = base[i]
+	}
+	return (float64(c) + float64(k-c)*b) / float64(k)
 }
 
 // simulator plays the gate: candidate against incumbent, both drawn from
@@ -58,27 +68,26 @@ type tally struct {
 func (s *simulator) play(su Suite, delta float64, trials int) tally {
 	train, hold := shifted(su.Train, delta), shifted(su.Holdout, delta)
 	tl := tally{Trials: trials}
-	k := float64(su.K)
 	trainPre, trainPost := make([]float64, len(su.Train)), make([]float64, len(su.Train))
 	holdPre, holdPost := make([]float64, len(su.Holdout)), make([]float64, len(su.Holdout))
 	for t := range trials {
 		rng := rand.New(rand.NewPCG(s.seed, uint64(t)))
-		draw := func(p float64) float64 {
+		draw := func(p float64) int {
 			c := 0
 			for range su.K {
 				if rng.Float64() < p {
 					c++
 				}
 			}
-			return float64(c) / k
+			return c
 		}
 		for i, p := range su.Train {
-			trainPre[i] = draw(p)
-			trainPost[i] = draw(train[i])
+			trainPre[i] = scoreOf(draw(p), su.K, su.TrainBase, i)
+			trainPost[i] = scoreOf(draw(train[i]), su.K, su.TrainBase, i)
 		}
 		for i, p := range su.Holdout {
-			holdPre[i] = draw(p)
-			holdPost[i] = draw(hold[i])
+			holdPre[i] = scoreOf(draw(p), su.K, su.HoldoutBase, i)
+			holdPost[i] = scoreOf(draw(hold[i]), su.K, su.HoldoutBase, i)
 		}
 		// The anchor's own gate decides each simulated apply, over groups.
 		_, trainWhy := anchor.Gate("train", grouped(trainPre, su.TrainGroups), grouped(trainPost, su.TrainGroups), su.Alpha)
@@ -132,7 +141,7 @@ func (s *simulator) accepts(su Suite, delta float64, trials int) int {
 // holdout mean is gain points above the incumbent's; ok is false when the
 // gain is out of reach of any pass probabilities.
 func (s *simulator) power(su Suite, gain float64) (float64, bool) {
-	delta, ok := logitShift(su.Holdout, gain)
+	delta, ok := logitShift(su.Holdout, su.HoldoutBase, gain)
 	if !ok {
 		return 0, false
 	}
@@ -144,7 +153,7 @@ func (s *simulator) power(su Suite, gain float64) (float64, bool) {
 // reachable gain does. Power rises with the gain trial by trial (common
 // random numbers), so bisection finds it.
 func (s *simulator) mde(su Suite, target float64) (float64, bool) {
-	top := 1 - mean(su.Holdout) - 1e-6 // the largest gain any candidate can have
+	top := 1 - meanScore(su.Holdout, su.HoldoutBase) - 1e-6 // the largest gain any candidate can have
 	ok := func(g float64) bool {
 		p, reachable := s.power(su, g)
 		return reachable && p >= target
@@ -168,6 +177,7 @@ func (s *simulator) mde(su Suite, target float64) (float64, bool) {
 // observed ones in order, so the suite keeps its mix of easy and hard tasks.
 func withHoldout(su Suite, n int) Suite {
 	su.Holdout, su.HoldoutGroups = repeated(su.Holdout, n), repeatedGroups(su.HoldoutGroups, n)
+	su.HoldoutBase = repeatedBase(su.HoldoutBase, n)
 	return su
 }
 
@@ -178,6 +188,7 @@ func grown(su Suite, n int) Suite {
 	if len(su.Train) > 0 {
 		m := max(1, (len(su.Train)*n+len(su.Holdout)/2)/len(su.Holdout))
 		su.Train, su.TrainGroups = repeated(su.Train, m), repeatedGroups(su.TrainGroups, m)
+		su.TrainBase = repeatedBase(su.TrainBase, m)
 	}
 	return withHoldout(su, n)
 }
@@ -189,6 +200,14 @@ func repeated(ps []float64, n int) []float64 {
 		out[i] = ps[i%len(ps)]
 	}
 	return out
+}
+
+// repeatedBase is repeated for a split's base scores, which may be nil.
+func repeatedBase(base []float64, n int) []float64 {
+	if base == nil {
+		return nil
+	}
+	return repeated(base, n)
 }
 
 // repeatedGroups is the groups of n tasks that repeat a split in order: each
@@ -211,7 +230,7 @@ func repeatedGroups(groups []int, n int) []int {
 // n (the exact test's discreteness makes a small sawtooth), so the answer is
 // found by doubling, then bisection, and can be off by a task or two.
 func (s *simulator) holdoutNeeded(su Suite, gain, target float64, limit int) (int, bool) {
-	delta, reachable := logitShift(su.Holdout, gain)
+	delta, reachable := logitShift(su.Holdout, su.HoldoutBase, gain)
 	if !reachable {
 		return 0, false
 	}
@@ -225,7 +244,7 @@ func (s *simulator) holdoutNeeded(su Suite, gain, target float64, limit int) (in
 // gain with the target power at this suite size. It assumes repeats are
 // independent draws, which a deterministic server does not give.
 func (s *simulator) repeatsNeeded(su Suite, gain, target float64, limit int) (int, bool) {
-	delta, reachable := logitShift(su.Holdout, gain)
+	delta, reachable := logitShift(su.Holdout, su.HoldoutBase, gain)
 	if !reachable {
 		return 0, false
 	}
@@ -275,22 +294,22 @@ func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
 	tl := screenTally{Trials: trials}
 	for t := range trials {
 		rng := rand.New(rand.NewPCG(s.seed, uint64(t)))
-		draw := func(p float64) float64 {
+		draw := func(p float64) int {
 			c := 0
 			for range su.K {
 				c += b2i(rng.Float64() < p)
 			}
-			return float64(c) / float64(su.K)
+			return c
 		}
-		pairs := func(pre, post []float64) ([]float64, []float64) { // drawn in a random order
+		pairs := func(pre, post, base []float64) ([]float64, []float64) { // drawn in a random order
 			a, b := make([]float64, len(pre)), make([]float64, len(pre))
 			for n, i := range rng.Perm(len(pre)) {
-				a[n], b[n] = draw(pre[i]), draw(post[i])
+				a[n], b[n] = scoreOf(draw(pre[i]), su.K, base, i), scoreOf(draw(post[i]), su.K, base, i)
 			}
 			return a, b
 		}
-		tp, tq := pairs(su.Train, train)
-		hp, hq := pairs(su.Holdout, hold)
+		tp, tq := pairs(su.Train, train, su.TrainBase)
+		hp, hq := pairs(su.Holdout, hold, su.HoldoutBase)
 		_, trainWhy := anchor.Gate("train", tp, tq, su.Alpha)
 		_, holdWhy := anchor.Gate("holdout", hp, hq, su.Alpha)
 		full := su.K * (len(tp) + b2i(trainWhy == "")*len(hp))

@@ -58,32 +58,44 @@ func shifted(ps []float64, delta float64) []float64 {
 	return out
 }
 
-// logitShift returns the logit step that raises the mean of ps by gain
-// points (0.05 is five points), and false when no step can: the mean can
-// rise at most to 1. Every p must lie strictly between 0 and 1.
-func logitShift(ps []float64, gain float64) (float64, bool) {
+// logitShift returns the logit step that raises the mean score of a split
+// by gain points (0.05 is five points), and false when no step can: the
+// mean can rise at most to 1. A task's expected score is its base plus the
+// rest times its solve rate (base nil: 0). Every rate must lie strictly
+// between 0 and 1.
+func logitShift(ps, base []float64, gain float64) (float64, bool) {
 	if gain <= 0 {
 		return 0, gain == 0
 	}
-	base := mean(ps)
-	if base+gain >= 1-1e-9 {
+	start := meanScore(ps, base)
+	if start+gain >= 1-1e-9 {
 		return 0, false
 	}
 	lo, hi := 0.0, 1.0
-	for mean(shifted(ps, hi))-base < gain {
+	for meanScore(shifted(ps, hi), base)-start < gain {
 		if hi *= 2; hi > 1e3 {
 			return 0, false
 		}
 	}
 	for range 100 {
 		mid := (lo + hi) / 2
-		if mean(shifted(ps, mid))-base < gain {
+		if meanScore(shifted(ps, mid), base)-start < gain {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
 	return hi, true
+}
+
+// meanScore is the expected mean score of tasks with solve rates ps and
+// base scores base (nil: 0).
+func meanScore(ps, base []float64) float64 {
+	s := make([]float64, len(ps))
+	for i, p := range ps {
+		s[i] = scoreOf(0, 1, base, i) + (1-scoreOf(0, 1, base, i))*p
+	}
+	return mean(s)
 }
 
 func mean(xs []float64) float64 {
@@ -95,18 +107,6 @@ func mean(xs []float64) float64 {
 		s += x
 	}
 	return s / float64(len(xs))
-}
-
-// passRate estimates a task's pass probability from its repeat scores: the
-// posterior mean under Jeffreys' prior, (sum + 1/2) / (K + 1). One run cannot
-// tell a sure task from a lucky one, so a single pass plans as 0.75, not 1;
-// with more repeats the estimate approaches the observed rate.
-func passRate(scores []float64) float64 {
-	s := 0.0
-	for _, x := range scores {
-		s += x
-	}
-	return (s + 0.5) / (float64(len(scores)) + 1)
 }
 
 // MinChanged is the fewest changed holdout tasks, all of them fixed, whose

@@ -62,7 +62,7 @@ func TestCriticalsMatchBruteForce(t *testing.T) {
 func TestLogitShift(t *testing.T) {
 	ps := []float64{0.25, 0.75, 0.5, 0.1, 0.9}
 	for _, gain := range []float64{0.01, 0.05, 0.2, 0.4} {
-		d, ok := logitShift(ps, gain)
+		d, ok := logitShift(ps, nil, gain)
 		if !ok {
 			t.Fatalf("gain %g out of reach", gain)
 		}
@@ -71,29 +71,13 @@ func TestLogitShift(t *testing.T) {
 		}
 	}
 	// On a coin-flip suite a +20 gain is every task going to 0.7.
-	if d, _ := logitShift([]float64{0.5, 0.5}, 0.2); math.Abs(d-logit(0.7)) > 1e-9 {
+	if d, _ := logitShift([]float64{0.5, 0.5}, nil, 0.2); math.Abs(d-logit(0.7)) > 1e-9 {
 		t.Errorf("coin-flip +20: step %g, want logit(0.7) = %g", d, logit(0.7))
 	}
-	if _, ok := logitShift(ps, 1-mean(ps)); ok {
+	if _, ok := logitShift(ps, nil, 1-mean(ps)); ok {
 		t.Error("a gain to a mean of 1 was called reachable")
 	}
-	if d, ok := logitShift(ps, 0); !ok || d != 0 {
+	if d, ok := logitShift(ps, nil, 0); !ok || d != 0 {
 		t.Errorf("no gain: step %g, %v", d, ok)
-	}
-}
-
-func TestPassRate(t *testing.T) {
-	for _, c := range []struct {
-		scores []float64
-		want   float64
-	}{
-		{[]float64{1}, 0.75},
-		{[]float64{0}, 0.25},
-		{[]float64{1, 1, 1}, 3.5 / 4},
-		{[]float64{0.5, 1, 0, 1}, 3.0 / 5},
-	} {
-		if got := passRate(c.scores); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("passRate(%v) = %g, want %g", c.scores, got, c.want)
-		}
 	}
 }
