@@ -13,8 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -46,11 +49,14 @@ type Config struct {
 	TrainGroups, HoldoutGroups []string
 
 	ScreenTrials int // simulated applies per figure of the screen (200)
+
+	Prior bool // plan from the benchmark-like prior, not the ledger (needs Holdout)
+	Quick bool // only the power and the smallest gain detected: no screen, no sizes needed
 }
 
 // Report is a plan. JSON names are snake_case.
 type Report struct {
-	Source        string      `json:"source"` // "ledger" or "assumed"
+	Source        string      `json:"source"` // "ledger", "assumed" (--p) or "prior" (no ledger yet)
 	HeadGen       *int        `json:"head_gen,omitempty"`
 	HarnessHash   string      `json:"harness_hash,omitempty"`
 	Model         string      `json:"model,omitempty"`
@@ -131,17 +137,31 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 	}
 	r := &Report{Source: "assumed", GainModel: "logit", TargetPower: c.Power, Trials: c.Trials, Seed: c.Seed, Notes: []string{}}
 	var su Suite
-	if c.P == 0 || c.Holdout == 0 {
+	_, statErr := os.Stat(filepath.Join(c.Home, "ledger.db"))
+	fromPrior := c.P == 0 && c.Holdout > 0 && (c.Prior || errors.Is(statErr, fs.ErrNotExist))
+	if fromPrior || c.P > 0 && c.Holdout > 0 {
+		su.K, su.Alpha = 1, 0.05
+	} else {
 		o, err := Load(ctx, c.Home)
 		if err != nil {
 			return nil, err
 		}
 		r.fromLedger(o, &su, c.Seed)
-	} else {
-		su.K, su.Alpha = 1, 0.05
 	}
 	su.K, su.Alpha = cmp.Or(c.K, su.K), cmp.Or(c.Alpha, su.Alpha)
-	if c.P > 0 {
+	if fromPrior { // no ledger yet (ratchet plan --tasks SUITE before anchor init)
+		rng, prior := rand.New(rand.NewPCG(c.Seed, 0x9e3779b9)), benchmarkPrior(0.5)
+		for range c.Train {
+			su.Train = append(su.Train, drawRate(prior, rng))
+		}
+		for range c.Holdout {
+			su.Holdout = append(su.Holdout, drawRate(prior, rng))
+		}
+		r.Source = "prior"
+		r.Notes = append(r.Notes, fmt.Sprintf("no ledger in %s yet: every task planned at a solve rate drawn from a "+
+			"benchmark-like prior (a third of tasks nearly never solved, a third nearly always, the rest between; "+
+			"half solved in all), an unsolved task scoring 0; after anchor init, plan reads the suite's own runs", c.Home))
+	} else if c.P > 0 {
 		su.Train = assumed(c.P, cmp.Or(c.Train, len(su.Train)))
 		su.Holdout = assumed(c.P, cmp.Or(c.Holdout, len(su.Holdout)))
 		r.Source = "assumed"
@@ -175,6 +195,10 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 			tl := sim.play(su, delta, c.Trials)
 			gp.Power, gp.TrainUp, gp.HoldoutPass = tl.share(tl.Accepts), tl.share(tl.TrainUp), tl.share(tl.HoldoutPass)
 		}
+		if c.Quick {
+			r.Gains = append(r.Gains, gp)
+			continue
+		}
 		if n, ok := sim.holdoutNeeded(su, g, c.Power, maxHoldout); ok {
 			gp.HoldoutTasksNeeded = &n
 		}
@@ -184,7 +208,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		r.Gains = append(r.Gains, gp)
 	}
 	for _, g := range append([]float64{0}, c.Gains...) {
-		if delta, ok := logitShift(su.Holdout, su.HoldoutBase, g); ok {
+		if delta, ok := logitShift(su.Holdout, su.HoldoutBase, g); ok && !c.Quick {
 			r.Screen = append(r.Screen, sim.screened(su, g, delta, cmp.Or(c.ScreenTrials, 200)))
 		}
 	}

@@ -184,24 +184,81 @@ func sortedKeys(m map[string][]byte) []string {
 
 // SuiteProblems reports what keeps the anchor or its gate from using the
 // suite in dir at all: no train or holdout tasks (anchor init needs both),
-// or a holdout smaller than the fewest changed tasks the gate's sign test
-// can accept on at alpha (ratchet plan's minimum).
+// or fewer holdout groups than the fewest changed units the gate's sign
+// test can accept on at alpha (ratchet plan's minimum). The gate counts
+// groups, not tasks: the variants of one kind move together and are one
+// witness, so mining more tasks of the same groups never helps.
 func SuiteProblems(dir string, alpha float64) []string {
-	count := func(split string) int {
-		m, _ := filepath.Glob(filepath.Join(dir, split, "*", "task.toml"))
-		return len(m)
-	}
 	var out []string
-	if count("train") == 0 {
+	if len(splitGroups(dir, "train")) == 0 {
 		out = append(out, "no train tasks: anchor init measures the harness on train/ and the evolver learns from it; add tasks to train/")
 	}
-	if n, need := count("holdout"), plan.MinChanged(alpha); n == 0 {
-		out = append(out, fmt.Sprintf("no holdout tasks: the gate accepts only on holdout/; add at least %d (ratchet plan shows how many the gain you want needs)", need))
-	} else if n < need {
-		out = append(out, fmt.Sprintf("%d holdout tasks: the gate's sign test needs at least %d changed holdout tasks to reach p <= %g, so it can never accept; add at least %d more (ratchet plan shows how many the gain you want needs)",
-			n, need, alpha, need-n))
+	groups, need := splitGroups(dir, "holdout"), plan.MinChanged(alpha)
+	tasks := 0
+	for _, n := range groups {
+		tasks += n
+	}
+	if tasks == 0 {
+		out = append(out, fmt.Sprintf("no holdout tasks: the gate accepts only on holdout/; add tasks of at least %d groups "+
+			"(ratchet plan --tasks DIR shows how many the gain you want needs)", need))
+	} else if len(groups) < need {
+		out = append(out, fmt.Sprintf("%d holdout tasks in %d group(s): the gate counts groups (a group's tasks move "+
+			"together), and its sign test needs at least %d changed ones to reach p <= %g, so it can never accept; "+
+			"add tasks of at least %d more groups (ratchet plan --tasks DIR shows how many the gain you want needs)",
+			tasks, len(groups), need, alpha, need-len(groups)))
 	}
 	return out
+}
+
+// splitGroups counts a split's tasks by group (a task of no group is its
+// own); a task that does not load counts as its own group.
+func splitGroups(dir, split string) map[string]int {
+	m, _ := filepath.Glob(filepath.Join(dir, split, "*", "task.toml"))
+	groups := map[string]int{}
+	for _, f := range m {
+		g := filepath.Base(filepath.Dir(f))
+		if t, err := anchor.LoadTask(filepath.Dir(f)); err == nil {
+			g = t.Group
+		}
+		groups[g]++
+	}
+	return groups
+}
+
+// Detection says what the gate can see on the suite in dir before any run:
+// the smallest holdout gain accepted with 80% power and the chance a gain
+// of gain points is accepted, planned from a benchmark-like prior (ratchet
+// plan --tasks). weak is true when that chance is below one half.
+func Detection(ctx context.Context, dir string, alpha, gain float64) (line string, weak bool, err error) {
+	c := plan.Config{Prior: true, Quick: true, Trials: 1000, Alpha: alpha, Gains: []float64{gain}}
+	for split, groups := range map[string]*[]string{"train": &c.TrainGroups, "holdout": &c.HoldoutGroups} {
+		counts := splitGroups(dir, split)
+		for _, g := range slices.Sorted(maps.Keys(counts)) { // the same suite plans the same
+			for range counts[g] {
+				*groups = append(*groups, g)
+			}
+		}
+	}
+	c.Train, c.Holdout = len(c.TrainGroups), len(c.HoldoutGroups)
+	if c.Train == 0 || c.Holdout == 0 {
+		return "", false, nil // SuiteProblems says what is missing
+	}
+	r, err := plan.Plan(ctx, c)
+	if err != nil {
+		return "", false, err
+	}
+	power := 0.0
+	if p := r.Gains[0].Power; p != nil {
+		power = *p
+	}
+	mde := "no gain within reach"
+	if r.MDE != nil {
+		mde = fmt.Sprintf("+%.1f points", 100**r.MDE)
+	}
+	line = fmt.Sprintf("the gate on %d holdout groups (%d tasks), planned before any run from a benchmark-like prior: "+
+		"a +%.0f-point gain accepted in %.0f%% of applies; 80%% power from %s (ratchet plan --tasks %s)",
+		r.HoldoutGroups, r.HoldoutTasks, 100*gain, 100*power, mde, dir)
+	return line, power < 0.5, nil
 }
 
 func merge(layers ...map[string][]byte) map[string][]byte {

@@ -3,7 +3,10 @@ package tasks
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,12 +88,14 @@ func TestValidateFindsBadTasks(t *testing.T) {
 }
 
 // A suite the anchor or the gate cannot use is refused as a whole, with
-// what to add: only sealed/ tasks, or a holdout smaller than the fewest
-// changed tasks the sign test can accept on (5 at alpha 0.05).
+// what to add: only sealed/ tasks, or fewer holdout groups than the fewest
+// changed units the sign test can accept on (5 at alpha 0.05). Tasks of one
+// group count once, however many there are.
 func TestSuiteProblems(t *testing.T) {
 	sealedOnly := t.TempDir()
 	task(t, sealedOnly, "sealed", "a", nil)
-	if p := strings.Join(SuiteProblems(sealedOnly, 0.05), "\n"); !strings.Contains(p, "no train tasks") || !strings.Contains(p, "no holdout tasks: the gate accepts only on holdout/; add at least 5") {
+	if p := strings.Join(SuiteProblems(sealedOnly, 0.05), "\n"); !strings.Contains(p, "no train tasks") ||
+		!strings.Contains(p, "no holdout tasks: the gate accepts only on holdout/; add tasks of at least 5 groups") {
 		t.Errorf("only sealed/: %q", p)
 	}
 	small := t.TempDir()
@@ -98,7 +103,8 @@ func TestSuiteProblems(t *testing.T) {
 	for _, id := range []string{"h1", "h2", "h3"} {
 		task(t, small, "holdout", id, nil)
 	}
-	if p := strings.Join(SuiteProblems(small, 0.05), "\n"); !strings.Contains(p, "3 holdout tasks: the gate's sign test needs at least 5") || !strings.Contains(p, "add at least 2 more") {
+	if p := strings.Join(SuiteProblems(small, 0.05), "\n"); !strings.Contains(p, "3 holdout tasks in 3 group(s)") ||
+		!strings.Contains(p, "needs at least 5") || !strings.Contains(p, "add tasks of at least 2 more groups") {
 		t.Errorf("3 holdout tasks: %q", p)
 	}
 	for _, id := range []string{"h4", "h5"} {
@@ -106,5 +112,38 @@ func TestSuiteProblems(t *testing.T) {
 	}
 	if p := SuiteProblems(small, 0.05); len(p) != 0 {
 		t.Errorf("1 train and 5 holdout tasks: %q", p)
+	}
+	oneKind := t.TempDir() // a mined suite as the miner used to group it: every task of one package
+	task(t, oneKind, "train", "a", nil)
+	for i := range 29 {
+		task(t, oneKind, "holdout", fmt.Sprintf("h%02d", i), map[string]string{
+			"task.toml": "prompt = \"fix Double\"\ntest = \"go test ./...\"\ngroup = \"pkg\"\n"})
+	}
+	if p := strings.Join(SuiteProblems(oneKind, 0.05), "\n"); !strings.Contains(p, "29 holdout tasks in 1 group(s)") ||
+		!strings.Contains(p, "can never accept") {
+		t.Errorf("29 holdout tasks of one group: %q", p)
+	}
+}
+
+// Before any run, the validator says what the gate can see: a suite of a
+// few groups misses a +10-point gain more often than not, a suite of many
+// independent tasks sees it.
+func TestDetectionWarnsASuiteTooSmallForTheGain(t *testing.T) {
+	for _, c := range []struct {
+		holdout int
+		weak    bool
+	}{{8, true}, {300, false}} {
+		dir := t.TempDir()
+		for i := range c.holdout {
+			for _, split := range []string{"train", "holdout"} {
+				os.MkdirAll(filepath.Join(dir, split, fmt.Sprintf("t%03d", i)), 0o755)
+				os.WriteFile(filepath.Join(dir, split, fmt.Sprintf("t%03d", i), "task.toml"),
+					[]byte("prompt = \"p\"\ntest = \"true\"\n"), 0o644)
+			}
+		}
+		line, weak, err := Detection(context.Background(), dir, 0.05, 0.10)
+		if err != nil || weak != c.weak || !strings.Contains(line, fmt.Sprintf("%d holdout groups", c.holdout)) {
+			t.Errorf("%d holdout tasks: weak %v, want %v (%v): %s", c.holdout, weak, c.weak, err, line)
+		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"flag"
 )
 
-const tasksUsage = `usage: ratchet tasks validate [--jobs N] DIR
+const tasksUsage = `usage: ratchet tasks validate [--jobs N] [--gain G] DIR
        ratchet tasks import exercism DIR --out SUITE
        ratchet tasks mine REPO --out SUITE     tasks from the fixing commits of a git history
        ratchet tasks mutate REPO --out SUITE   tasks from bugs planted in the code (-n, --seed)

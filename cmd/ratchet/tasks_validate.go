@@ -15,11 +15,15 @@ import (
 func validateCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("tasks validate", flag.ContinueOnError)
 	jobs := fs.Int("jobs", 2*runtime.NumCPU(), "tasks checked in parallel (twice the CPUs: a scoring waits on its sandboxes as much as on the CPU)")
+	gain := fs.Float64("gain", 0.10, "the holdout gain that matters to you (0.10 is ten points): warn when the gate would miss it")
 	if err := parseFlags(fs, args, tasksUsage); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErr("usage: ratchet tasks validate [--jobs N] DIR")
+		return usageErr("usage: ratchet tasks validate [--jobs N] [--gain G] DIR")
+	}
+	if !(*gain > 0 && *gain < 1) {
+		return usageErr("--gain %g: a gain is a rise of the mean score between 0 and 1 (0.10 is ten points)", *gain)
 	}
 	if st, err := os.Stat(fs.Arg(0)); err != nil || !st.IsDir() {
 		return usageErr("no suite folder %s: give the folder holding train/, holdout/ and sealed/", fs.Arg(0))
@@ -35,6 +39,13 @@ func validateCommand(ctx context.Context, args []string) error {
 			fmt.Println("BAD suite: " + p)
 		}
 		return fmt.Errorf("the suite cannot be used as it is (%d problems, BAD suite above)", len(problems))
+	}
+	if line, weak, err := tasks.Detection(ctx, fs.Arg(0), 0.05, *gain); err != nil {
+		return err
+	} else if weak {
+		fmt.Println("WARN suite: " + line + "; more holdout groups (or repeats, on a model that samples) raise it")
+	} else if line != "" {
+		fmt.Println(line)
 	}
 	bad := 0
 	for _, r := range results {

@@ -262,7 +262,7 @@ func TestValidateRefusesASuiteTheAnchorCannotUse(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 	for _, want := range []string{"line 2: a multi-line string starts here and is never closed",
-		"BAD suite: no train tasks", "BAD suite: no holdout tasks: the gate accepts only on holdout/; add at least 5"} {
+		"BAD suite: no train tasks", "BAD suite: no holdout tasks: the gate accepts only on holdout/; add tasks of at least 5 groups"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("no %q in:\n%s", want, stdout.String())
 		}
