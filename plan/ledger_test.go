@@ -270,3 +270,30 @@ func TestPlanFromLedgerByGroups(t *testing.T) {
 		t.Errorf("plan: %v, %d holdout groups, %d train groups", err, r.HoldoutGroups, r.TrainGroups)
 	}
 }
+
+// ratchet evolve asks Sees before its first round: a suite of two holdout
+// tasks can never be accepted on (the uuid suite of issue 36 looped on it
+// overnight), a small one is warned of, a large one passes quietly.
+func TestSees(t *testing.T) {
+	suite := func(n int) string {
+		var runs []run
+		for i := range n {
+			runs = append(runs, run{"head", fmt.Sprintf("h%03d", i), "holdout", "m", 0, float64(i % 2), "ok"},
+				run{"head", fmt.Sprintf("t%03d", i), "train", "m", 0, float64(i % 2), "ok"})
+		}
+		return ledger(t, true, map[string]string{"model": "m", "repeats": "1"}, runs)
+	}
+	ctx := context.Background()
+	if w, err := Sees(ctx, suite(2), 0.10); err == nil || !strings.Contains(err.Error(), "can never accept") || w != "" {
+		t.Errorf("2 holdout tasks: %q, %v; want it refused", w, err)
+	}
+	if w, err := Sees(ctx, suite(8), 0.10); err != nil || !strings.Contains(w, "on 8 holdout groups") {
+		t.Errorf("8 holdout tasks: %q, %v; want a warning", w, err)
+	}
+	if w, err := Sees(ctx, suite(400), 0.10); err != nil || w != "" {
+		t.Errorf("400 holdout tasks: %q, %v; want nothing said", w, err)
+	}
+	if w, err := Sees(ctx, t.TempDir(), 0.10); err != nil || w != "" {
+		t.Errorf("no ledger: %q, %v; want nothing said", w, err)
+	}
+}

@@ -441,3 +441,33 @@ func count(n *int, limit int) string {
 	}
 	return fmt.Sprint(*n)
 }
+
+// Sees checks, from the head's runs in home, that the gate can accept at
+// all on the ledger's suite: an error says why it never can. A warning says
+// when it would miss a holdout gain of gain points more often than not. A
+// ledger plan cannot read gives neither (its user meets the reason first).
+func Sees(ctx context.Context, home string, gain float64) (warning string, err error) {
+	r, err := Plan(ctx, Config{Home: home, Quick: true, Trials: 1000, Gains: []float64{gain}})
+	if err != nil {
+		return "", nil
+	}
+	if r.MinChanged == 0 || r.HoldoutGroups < r.MinChanged {
+		return "", fmt.Errorf("the gate can never accept on this suite: %d holdout group(s), and its sign test needs "+
+			"at least %d changed ones at alpha %g; add tasks of more groups (ratchet tasks validate says how many) "+
+			"before spending tokens on rounds", r.HoldoutGroups, r.MinChanged, r.Alpha)
+	}
+	power := 0.0
+	if p := r.Gains[0].Power; p != nil {
+		power = *p
+	}
+	if power >= 0.5 {
+		return "", nil
+	}
+	mde := "no gain within reach"
+	if r.MDE != nil {
+		mde = fmt.Sprintf("+%.1f points", 100**r.MDE)
+	}
+	return fmt.Sprintf("on %d holdout groups the gate accepts a +%.0f-point gain in about %.0f%% of applies "+
+		"(80%% power from %s; ratchet plan says more): most real gains of that size will be rejected",
+		r.HoldoutGroups, 100*gain, 100*power, mde), nil
+}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"ratchet/evolve"
+	"ratchet/plan"
 )
 
 const evolveUsage = `usage: ratchet evolve [--rounds N | --loop | --history | --dry-run] [--goal TEXT] [--harness DIR]
@@ -30,6 +32,7 @@ func evolveCommand(ctx context.Context, args []string) error {
 	dryRun := fs.Bool("dry-run", false, "write the next round's evolve task, print its path and exit: what the evolver would see")
 	goal := fs.String("goal", "", "the operator's goal, put in front of the evolver in every round of this run\n(without it, each round takes the next line of $ANCHOR_HOME/goals.txt)")
 	harness := fs.String("harness", "harness", "the harness working copy (the head)")
+	gain := fs.Float64("gain", 0.10, "the holdout gain that matters to you (0.10 is ten points): say before the first round when the gate would miss it")
 	if err := parseFlags(fs, args, evolveUsage); err != nil {
 		return err
 	}
@@ -56,5 +59,25 @@ func evolveCommand(ctx context.Context, args []string) error {
 		fmt.Println(dir)
 		return nil
 	}
+	if !(*gain > 0 && *gain < 1) {
+		return usageErr("--gain %g: a gain is a rise of the mean score between 0 and 1 (0.10 is ten points)", *gain)
+	}
+	if err := gateCanSee(ctx, c.Home, *gain, c.Out); err != nil {
+		return err
+	}
 	return c.Run(ctx, *rounds, *loop)
+}
+
+// gateCanSee refuses a suite on which the gate can never accept, and warns
+// when it would miss the gain that matters (plan.Sees): rounds spend model
+// tokens, and a loop on a suite that can never accept spends them all.
+func gateCanSee(ctx context.Context, home string, gain float64, w io.Writer) error {
+	warning, err := plan.Sees(ctx, home, gain)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if warning != "" {
+		fmt.Fprintln(w, "evolve: warning: "+warning)
+	}
+	return nil
 }
