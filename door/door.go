@@ -97,6 +97,14 @@ type Record struct {
 	Finished    string   `json:"finished"`
 }
 
+// ModelDown says the model server never answered the request: the run
+// ended on a model error, or on an error before a single token. Every door
+// says so as a failure of the machine (ratchet run exits 3, serve answers
+// 502, the MCP tool result is an error), never as the agent's answer.
+func (r Record) ModelDown() bool {
+	return r.Outcome == "model_error" || (r.Outcome == "error" || r.Outcome == "no result") && r.Tokens == 0
+}
+
 // Door runs requests one at a time (one user, one session at a time).
 type Door struct {
 	cfg  Config

@@ -59,7 +59,7 @@ func runCommand(ctx context.Context, args []string) error {
 // completed or the tests still fail, nil when it did what was asked.
 func runResult(rec door.Record) error {
 	switch {
-	case rec.Outcome == "model_error" || (rec.Outcome == "error" || rec.Outcome == "no result") && rec.Tokens == 0:
+	case rec.ModelDown():
 		return withStatus(exitInfra, fmt.Errorf("the model gave no answer (outcome %s): check MODEL_URL and MODEL_NAME; the record is %s", rec.Outcome, rec.ID))
 	case rec.Outcome != "completed":
 		return fmt.Errorf("the run ended as %s, not completed; ratchet sessions --show %s has the record", rec.Outcome, rec.ID)

@@ -50,7 +50,9 @@ func New(d *door.Door, ledger string) *mcp.Server {
 				return nil, door.Record{}, err
 			}
 			shown, err := show.Clean(rec) // the answer, calls and file names are the agent's
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: serve.Summary(rec)}}}, shown, err
+			// A model server that never answered is a failed call, not the agent's answer.
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: serve.Summary(rec)}},
+				IsError: rec.ModelDown()}, shown, err
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "sessions", Description: "List the agent's sessions, most recent first."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, map[string]any, error) {

@@ -15,6 +15,7 @@ import (
 
 	"ratchet/door"
 	"ratchet/door/doortest"
+	"ratchet/harness/fakemodel"
 )
 
 // ledger makes a small anchor ledger with one generation and two runs.
@@ -155,5 +156,30 @@ func TestMCPOverStdio(t *testing.T) {
 	res, _ := call(t, cs, "ask", map[string]any{"project": doortest.Project(t), "request": "x"})
 	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "outside the folders") {
 		t.Errorf("a project outside --root over stdio: %+v", res)
+	}
+}
+
+// A model server that never answered makes the ask tool's result an error
+// (isError), as ratchet run exits 3: an editor must not show the error text
+// as the agent's answer.
+func TestMCPModelDownIsAToolError(t *testing.T) {
+	t.Parallel()
+	down := func(fakemodel.Request) fakemodel.Step {
+		return fakemodel.Step{Status: 400, Body: `{"error":{"message":"model 'scripted' not found"}}`}
+	}
+	d, _ := doortest.Open(t, down, false, func(c *door.Config) { c.Roots = []string{os.TempDir()} })
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := New(d, "").Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-editor", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, rec := call(t, cs, "ask", map[string]any{"project": doortest.Project(t), "request": "Double is wrong; fix it."})
+	if !res.IsError {
+		t.Errorf("ask with the model down: isError unset, outcome %v", rec["outcome"])
 	}
 }

@@ -232,7 +232,33 @@ func (h Handler) ask(w http.ResponseWriter, r *http.Request, e *entry) {
 		failFor(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rec)
+	code := http.StatusOK
+	if rec.ModelDown() {
+		code = http.StatusBadGateway // the record is kept and returned, but the agent never heard the model
+	}
+	writeJSON(w, code, struct {
+		door.Record
+		ExitStatus int `json:"exit_status"` // as ratchet run --json: 0 done, 1 not done, 3 the model server
+	}{rec, ExitStatus(rec)})
+}
+
+// ExitStatus is the exit status ratchet run gives a finished request: 3
+// when the model server never answered, 1 when the run ended otherwise than
+// completed or the tests still fail, 0 when it did what was asked.
+func ExitStatus(rec door.Record) int {
+	switch {
+	case rec.ModelDown():
+		return 3
+	case rec.Outcome != "completed" || strings.HasPrefix(rec.TestsAfter, "fail"):
+		return 1
+	}
+	return 0
+}
+
+// modelDown is the message for a request whose model server never answered.
+func modelDown(rec door.Record) string {
+	return fmt.Sprintf("the model gave no answer (outcome %s): the operator should check the model server "+
+		"(MODEL_URL, MODEL_NAME); the record is %s", rec.Outcome, rec.ID)
 }
 
 type chatRequest struct {
@@ -301,6 +327,10 @@ func (h Handler) chat(w http.ResponseWriter, r *http.Request, e *entry) {
 			failFor(w, err)
 			return
 		}
+		if rec.ModelDown() {
+			fail(w, http.StatusBadGateway, modelDown(rec))
+			return
+		}
 		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "chat.completion", "created": created, "model": "ratchet",
 			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": Summary(rec)}, "finish_reason": "stop"}},
 			"usage":   map[string]any{"prompt_tokens": rec.TokensIn, "completion_tokens": rec.TokensOut, "total_tokens": rec.TokensIn + rec.TokensOut}})
@@ -330,9 +360,20 @@ func (h Handler) chat(w http.ResponseWriter, r *http.Request, e *entry) {
 		failFor(w, err)
 		return
 	}
-	if err != nil {
+	if rec.ModelDown() && !started {
+		fail(w, http.StatusBadGateway, modelDown(rec))
+		return
+	}
+	switch {
+	case err != nil:
 		chunk(map[string]any{"content": "\nerror: " + err.Error()}, nil)
-	} else {
+	case rec.ModelDown(): // the stream has begun: the error is its last event, as OpenAI sends one
+		b, _ := show.JSON(map[string]any{"error": map[string]any{"message": modelDown(rec), "type": "server_error",
+			"code": "model_unavailable"}})
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		io.WriteString(w, "data: [DONE]\n\n")
+		return
+	default:
 		chunk(map[string]any{"content": "\n" + Summary(rec)}, nil)
 	}
 	chunk(map[string]any{}, "stop")

@@ -229,3 +229,50 @@ func TestSummarySaysWhatWasWithheld(t *testing.T) {
 		t.Errorf("summary of a request with nothing withheld = %q", got)
 	}
 }
+
+// A model server that never answers is a failure of the machine at every
+// door, as ratchet run's exit status 3 says, never the agent's answer: /v1/ask
+// answers 502 with the record and exit_status 3, a chat completion 502 with
+// an error, a streamed one ends on an error event. (Issue 36: all three
+// said 200, finish_reason "stop", the error text as the reply.)
+func TestModelDownIsNeverAnAnswer(t *testing.T) {
+	t.Parallel()
+	srv, _ := startOn(t, func(fakemodel.Request) fakemodel.Step {
+		return fakemodel.Step{Status: http.StatusBadRequest, Body: `{"error":{"message":"model 'scripted' not found"}}`}
+	})
+	proj := doortest.Project(t)
+	post := func(path, body string) (int, string) {
+		req, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-Ratchet-Project", proj)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body)
+		return resp.StatusCode, b.String()
+	}
+	ask, _ := json.Marshal(door.Request{Project: proj, Text: "Double is wrong; fix it."})
+	code, body := post("/v1/ask", string(ask))
+	var rec struct {
+		Outcome    string `json:"outcome"`
+		ExitStatus *int   `json:"exit_status"`
+	}
+	json.Unmarshal([]byte(body), &rec)
+	if code != http.StatusBadGateway || rec.ExitStatus == nil || *rec.ExitStatus != 3 {
+		t.Errorf("/v1/ask with the model down: %d, outcome %q, exit_status %v; want 502 and 3:\n%.300s", code, rec.Outcome, rec.ExitStatus, body)
+	}
+	chat := `{"model":"ratchet","messages":[{"role":"user","content":"Double is wrong; fix it."}]}`
+	if code, body := post("/v1/chat/completions", chat); code != http.StatusBadGateway || !strings.Contains(body, `"error"`) ||
+		!strings.Contains(body, "model gave no answer") || strings.Contains(body, `"finish_reason"`) {
+		t.Errorf("a chat completion with the model down: %d\n%.300s", code, body)
+	}
+	stream := `{"model":"ratchet","stream":true,"messages":[{"role":"user","content":"Double is wrong; fix it."}]}`
+	if _, body := post("/v1/chat/completions", stream); !strings.Contains(body, "model gave no answer") ||
+		strings.Contains(body, `"finish_reason":"stop"`) {
+		t.Errorf("a streamed chat completion with the model down does not end on an error:\n%.600s", body)
+	}
+}
