@@ -107,11 +107,13 @@ func (r Record) ModelDown() bool {
 
 // Door runs requests one at a time (one user, one session at a time).
 type Door struct {
-	cfg  Config
-	db   *sql.DB    // nil until the first request creates the records (ensure)
-	dbMu sync.Mutex // guards db
-	mu   sync.Mutex
-	own  []string // the door's own folders (home, ledger, harness), real paths: never a project
+	cfg        Config
+	db         *sql.DB    // nil until the first request creates the records (ensure)
+	dbMu       sync.Mutex // guards db
+	mu         sync.Mutex
+	own        []string // the door's own folders (home, ledger, harness), real paths: never a project
+	ollamaOnce sync.Once
+	isOllama   bool // the model server answers as Ollama (ollama)
 }
 
 // Open opens the records in cfg.Home.

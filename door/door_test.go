@@ -25,6 +25,7 @@ func TestAskFixesAndRecords(t *testing.T) {
 				t.Skip("runs bubblewrap sandboxes: slow; run without -short")
 			}
 			d, srv := doortest.Open(t, doortest.Fixer, sandbox)
+			srv.Version = "0.12.0" // the server answers as Ollama does
 			proj := doortest.Project(t)
 			var progress bytes.Buffer
 			rec, err := d.Ask(context.Background(), Request{Project: proj, Text: "Double is wrong; fix it."}, &progress)
@@ -47,8 +48,8 @@ func TestAskFixesAndRecords(t *testing.T) {
 				t.Fatalf("saved = %+v, %v", saved, err)
 			}
 			req := srv.Requests()[0]
-			if !strings.Contains(string(req.Body), `"num_ctx":8192`) {
-				t.Errorf("the context size was not stated: %s", req.Body)
+			if !strings.Contains(string(req.Body), `"num_ctx":8192`) || !strings.Contains(string(req.Body), `"reasoning_effort":"none"`) {
+				t.Errorf("Ollama was not told the context size and no thinking: %s", req.Body)
 			}
 			if sandbox && strings.Contains(string(req.Body), "SECRET") {
 				t.Error("credential in the body")
@@ -271,5 +272,28 @@ func TestBudgetIsFiniteAndSaysWhenSpent(t *testing.T) {
 	// The script never stops asking; only the budget ends it.
 	if n := len(srv.Requests()); n < 1 || n*400 > 3000 {
 		t.Errorf("%d model requests reached the model at 400 tokens each; the budget is 3000", n)
+	}
+}
+
+// A server that is not Ollama (a hosted API: OpenAI, Anthropic; vLLM) is
+// sent none of Ollama's fields, whatever --num-ctx says: a hosted API
+// refuses a request field it does not know (issue 36 found every request
+// carrying "options" and "reasoning_effort").
+func TestOnlyOllamaGetsOllamasFields(t *testing.T) {
+	t.Parallel()
+	for _, api := range []string{"openai", "anthropic"} {
+		d, srv := doortest.Open(t, doortest.Fixer, false, func(c *Config) { c.Env = append(c.Env, "MODEL_API="+api) })
+		if _, err := d.Ask(context.Background(), Request{Project: doortest.Project(t), Text: "Double is wrong; fix it."}, nil); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if len(reqs) == 0 {
+			t.Fatalf("%s: no request reached the model", api)
+		}
+		for _, r := range reqs {
+			if b := string(r.Body); strings.Contains(b, `"options"`) || strings.Contains(b, "num_ctx") || strings.Contains(b, "reasoning_effort") {
+				t.Errorf("%s: a request to a server that is not Ollama carries Ollama's fields: %.400s", api, b)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -147,25 +148,61 @@ func (d *Door) startProxy(sock string) (*anchor.Proxy, error) {
 	})
 }
 
-// modelEnv is the environment of the harness: the operator's, with the
-// context size stated in MODEL_OPTIONS when NumCtx is set and the options
-// do not already say it.
+// modelEnv is the environment of the harness: the operator's, with what
+// only Ollama reads added to MODEL_OPTIONS when the model server is Ollama
+// (ollama) and the options do not already say it: the context size
+// (options.num_ctx, when NumCtx is set; Ollama otherwise cuts every prompt
+// to its default) and reasoning_effort "none" (no thinking, as the harness
+// asks of every model). A hosted API refuses a field it does not know
+// (OpenAI: "Unrecognized request argument supplied"; Anthropic: "Extra
+// inputs are not permitted"), so no other server is sent either.
 func (d *Door) modelEnv() []string {
 	env := append([]string(nil), d.cfg.Env...)
 	opts := getenv(env, "MODEL_OPTIONS")
+	if !d.ollama() {
+		return env
+	}
+	m := map[string]any{}
+	json.Unmarshal([]byte(cmp.Or(opts, "{}")), &m)
+	if _, set := m["reasoning_effort"]; !set && getenv(env, "MODEL_API") != "anthropic" {
+		m["reasoning_effort"] = "none"
+	}
 	if d.cfg.NumCtx > 0 && !strings.Contains(opts, "num_ctx") {
-		m := map[string]any{}
-		json.Unmarshal([]byte(cmp.Or(opts, "{}")), &m)
 		o, _ := m["options"].(map[string]any)
 		if o == nil {
 			o = map[string]any{}
 		}
 		o["num_ctx"] = d.cfg.NumCtx
 		m["options"] = o
-		b, _ := json.Marshal(m)
-		env = append(env, "MODEL_OPTIONS="+string(b))
 	}
-	return env
+	b, _ := json.Marshal(m)
+	return append(env, "MODEL_OPTIONS="+string(b))
+}
+
+// ollama says whether the model server is Ollama: it answers GET
+// /api/version with its version, which no hosted API serves. Asked once
+// per door, within two seconds; a server that does not answer is not Ollama
+// (and the request will say it is down).
+func (d *Door) ollama() bool {
+	d.ollamaOnce.Do(func() {
+		url := strings.TrimRight(cmp.Or(getenv(d.cfg.Env, "MODEL_URL"), "http://127.0.0.1:11434"), "/")
+		url = strings.TrimSuffix(url, "/v1") + "/api/version"
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		var v struct{ Version string }
+		err = json.NewDecoder(io.LimitReader(resp.Body, 4096)).Decode(&v)
+		d.isOllama = resp.StatusCode == http.StatusOK && err == nil && v.Version != ""
+	})
+	return d.isOllama
 }
 
 // tail prints the trace's tool calls and replies as they are written, until

@@ -18,7 +18,7 @@ func doorFlags(fs *flag.FlagSet) func(with ...func(*door.Config)) (*door.Door, e
 	harness := fs.String("harness", os.Getenv("RATCHET_HARNESS"), "run this harness folder (RATCHET_HARNESS); default: the ledger's head, else the built-in baseline")
 	ledgerFlag := fs.String("ledger", "", "run the head of this ledger (an anchor home); default: ANCHOR_HOME, RATCHET_LEDGER, ~/.config/ratchet/config")
 	sandbox := fs.Bool("sandbox", false, "run the agent under bubblewrap, as the anchor does")
-	numCtx := fs.Int("num-ctx", 16384, "context size stated to the model (Ollama's num_ctx); 0 leaves MODEL_OPTIONS as it is")
+	numCtx := fs.Int("num-ctx", 16384, "context size stated to the model when the server is Ollama (its num_ctx; no other server is sent it); 0 leaves MODEL_OPTIONS as it is")
 	return func(with ...func(*door.Config)) (*door.Door, error) {
 		if *h == "" {
 			return nil, usageErr("no folder for the request records and builds: set RATCHET_HOME or HOME, or pass --home DIR")

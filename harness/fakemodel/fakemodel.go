@@ -63,6 +63,9 @@ type Server struct {
 	srv      *http.Server
 	ln       net.Listener
 	URL      string // base URL for TCP listeners
+	// Version, when set before the first request, makes GET /api/version
+	// answer it as Ollama does; any other GET is 404 and no step.
+	Version string
 }
 
 // Start serves the script on a loopback TCP port.
@@ -108,6 +111,14 @@ func (s *Server) Add(steps ...Step) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		if r.URL.Path != "/api/version" || s.Version == "" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, `{"version":%q}`, s.Version)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	s.mu.Lock()

@@ -38,12 +38,12 @@ type oaiRequest struct {
 	Tools           []oaiTool    `json:"tools,omitempty"`
 	Temperature     float64      `json:"temperature"`
 	Seed            int          `json:"seed"`
-	ReasoningEffort string       `json:"reasoning_effort"`
+	ReasoningEffort string       `json:"reasoning_effort,omitempty"` // only from MODEL_OPTIONS: a hosted model without reasoning refuses it
 	Stream          bool         `json:"stream"`
 }
 
 func encodeOpenAI(name string, msgs []core.Message, tools []core.Spec) ([]byte, error) {
-	req := oaiRequest{Model: name, Temperature: 0, Seed: Seed, ReasoningEffort: "none"}
+	req := oaiRequest{Model: name, Temperature: 0, Seed: Seed}
 	for _, m := range msgs {
 		om := oaiMessage{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
 		for _, c := range m.ToolCalls {
