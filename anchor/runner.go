@@ -264,14 +264,15 @@ func (a *Anchor) keepReport(id string, s Scored) {
 
 // remote hands one run to the operator's runner (ANCHOR_RUNNER): the job as
 // JSON on its stdin, the run record and the path of its trace as JSON on its
-// stdout. The runner is trusted like bubblewrap; a runner that fails is an
-// infrastructure failure.
+// stdout; the runner writes the scoring's report where "report" says (from
+// the anchor's working folder, its own), for ratchet verify. The runner is
+// trusted like bubblewrap; a runner that fails is an infrastructure failure.
 func (a *Anchor) remote(ctx context.Context, t Task, r *Run, force bool) {
 	snapshot, _ := filepath.Abs(a.path("snapshots", r.HarnessHash))
 	job, _ := json.Marshal(map[string]any{"harness_hash": r.HarnessHash, "snapshot": snapshot, "task_id": t.ID,
 		"split": t.Split, "task_dir": t.Dir, "task_hash": r.TaskHash, "model": r.Model, "budget": a.Budget,
 		"memory": a.Memory, "timeout": t.Timeout.String(), "repeat": r.Repeat, "force": force,
-		"anchor_build": anchorBuild()})
+		"anchor_build": anchorBuild(), "report": a.path("reports", r.ID+".json.gz")})
 	argv := strings.Fields(a.Runner)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer

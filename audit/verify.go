@@ -510,7 +510,8 @@ func (v *verifier) rescore(rows map[string]ledgerdb.Run, id string) (anchor.Run,
 	if err == nil || r.Outcome != anchor.OutcomeBuild {
 		z, zerr := gzip.NewReader(bytes.NewReader(b))
 		if err != nil || zerr != nil || json.NewDecoder(z).Decode(&s) != nil {
-			return r, fmt.Sprintf("run %s (task %s) has no readable stored report to re-score", id, r.TaskID)
+			return r, fmt.Sprintf("run %s (task %s) has no readable stored report to re-score (a run made "+
+				"through ANCHOR_RUNNER before the runner brought reports back, or by a runner that does not)", id, r.TaskID)
 		}
 	}
 	if rep := s.Report; rep != nil {

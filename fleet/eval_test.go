@@ -30,9 +30,11 @@ func TestEvalThroughFleet(t *testing.T) {
 	_, log1 := startWorker(t, url, "w1", env, seed)
 	_, log2 := startWorker(t, url, "w2", env, seed)
 
+	var home string
 	initLedger := func(extra ...string) (evals, runs []map[string]any) {
 		t.Helper()
-		home, harness := t.TempDir(), filepath.Join(t.TempDir(), "harness")
+		var harness string
+		home, harness = t.TempDir(), filepath.Join(t.TempDir(), "harness")
 		if out, err := exec.Command("cp", "-r", filepath.Join(repoRoot(), "harness"), harness).CombinedOutput(); err != nil {
 			t.Fatalf("copy the harness: %v: %s", err, out)
 		}
@@ -46,6 +48,13 @@ func TestEvalThroughFleet(t *testing.T) {
 	localEvals, local := initLedger()
 	runner := fmt.Sprintf("ANCHOR_RUNNER=%s fleet submit --nats %s --trace-dir %s", filepath.Join(bin, "ratchet"), url, t.TempDir())
 	fleetEvals, remote := initLedger(runner)
+	// Every run came back with its scoring's report, so ratchet verify
+	// re-scores and re-decides the ledger as one made on this machine.
+	verify := exec.Command(filepath.Join(bin, "ratchet"), "verify", "--home", home, "--tasks", tasks)
+	verify.Env = env
+	if out, err := verify.CombinedOutput(); err != nil {
+		t.Errorf("ratchet verify of a ledger made through the fleet: %v\n%s", err, out)
+	}
 
 	// A worker logs "done" after its ack, which follows the result that
 	// ended the eval: the last lines may still be on their way.

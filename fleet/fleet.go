@@ -79,6 +79,9 @@ type Job struct {
 	// Force asks for a fresh run: a result already in the bucket is not
 	// served, and the worker's anchor runs with --force.
 	Force bool `json:"force,omitempty"`
+	// Report is where the submitting anchor keeps the scoring's report (for
+	// ratchet verify); the submitter writes the worker's copy there.
+	Report string `json:"report,omitempty"`
 }
 
 // Key names the job in the results bucket and deduplicates it on the queue:
@@ -116,7 +119,11 @@ type Result struct {
 	Run         json.RawMessage `json:"run"`
 	TraceObject string          `json:"trace_object"`
 	TraceSHA256 string          `json:"trace_sha256"`
-	Worker      string          `json:"worker"`
+	// The scoring's report, kept by the worker's anchor, for the
+	// submitting ledger's ratchet verify.
+	ReportObject string `json:"report_object,omitempty"`
+	ReportSHA256 string `json:"report_sha256,omitempty"`
+	Worker       string `json:"worker"`
 }
 
 // Failure is what ends a job that no worker could run: a worker's refusal

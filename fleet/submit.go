@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -184,7 +185,38 @@ func (f *Fleet) deliver(ctx context.Context, job Job, value []byte, traceDir str
 		}
 		trace = path
 	}
+	if err := f.keepReport(ctx, job, res, id); err != nil {
+		return nil, err
+	}
 	run["trace"], _ = json.Marshal(trace)
 	out, err := json.Marshal(run)
 	return append(out, '\n'), err
+}
+
+// keepReport fetches the scoring's report the worker stored, checks its
+// hash and writes it where the job says the submitting anchor keeps it, so
+// that ratchet verify re-scores a run made on another machine as one made
+// here. A job that names no place (an older anchor) or a result without a
+// report (nothing was scored) has nothing to keep.
+func (f *Fleet) keepReport(ctx context.Context, job Job, res Result, id string) error {
+	if job.Report == "" || res.ReportObject == "" {
+		return nil
+	}
+	if !strings.HasSuffix(job.Report, ".json.gz") {
+		return fmt.Errorf("job %s names report %q: not a .json.gz file", job.Key(), job.Report)
+	}
+	b, err := f.trees.GetBytes(ctx, res.ReportObject)
+	if err != nil {
+		return fmt.Errorf("fetch the report of run %s: %w", id, err)
+	}
+	if sha(b) != res.ReportSHA256 {
+		return fmt.Errorf("the report of run %s does not match its hash; run the job again", id)
+	}
+	if err := os.MkdirAll(filepath.Dir(job.Report), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(job.Report, b, 0o644); err != nil {
+		return fmt.Errorf("keep the report of run %s: %w", id, err)
+	}
+	return nil
 }

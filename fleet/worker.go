@@ -218,8 +218,10 @@ func (f *Fleet) handle(ctx context.Context, w *Worker, msg jetstream.Msg) {
 	key := job.Key()
 	b, _ := json.Marshal(res)
 	if _, err := f.results.Create(context.Background(), "result."+key, b); errors.Is(err, jetstream.ErrKeyExists) {
-		if res.TraceObject != "" {
-			f.trees.Delete(context.Background(), res.TraceObject)
+		for _, o := range []string{res.TraceObject, res.ReportObject} {
+			if o != "" {
+				f.trees.Delete(context.Background(), o)
+			}
 		}
 		w.logf("%s: already recorded by another worker; keeping that result", label)
 	} else if err != nil {
@@ -329,6 +331,17 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 		res.TraceObject, res.TraceSHA256 = "trace-"+job.Key()+"-"+run.ID, sha(trace)
 		if _, err := f.trees.PutBytes(ctx, res.TraceObject, trace); err != nil {
 			return Result{}, fmt.Errorf("store the trace: %w", err)
+		}
+	}
+	report, err := os.ReadFile(filepath.Join(w.Home, "anchor", "reports", run.ID+".json.gz"))
+	switch {
+	case errors.Is(err, os.ErrNotExist): // nothing was scored (the build failed)
+	case err != nil:
+		return Result{}, fmt.Errorf("read the report: %w", err)
+	default:
+		res.ReportObject, res.ReportSHA256 = "report-"+job.Key()+"-"+run.ID, sha(report)
+		if _, err := f.trees.PutBytes(ctx, res.ReportObject, report); err != nil {
+			return Result{}, fmt.Errorf("store the report: %w", err)
 		}
 	}
 	return res, nil

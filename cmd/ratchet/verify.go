@@ -20,8 +20,9 @@ folder, re-scores each run from the test report the anchor kept in
 reports/<run>.json.gz, and decides again through the anchor's gate under the ledger's
 frozen alpha. Prints a certificate per generation (--json: harness and suite hashes,
 who scored the runs and who re-derived them, every run's score, the evidence) ending
-in verified or the first discrepancy; exits 1 if any did not verify. Runs scored
-through ANCHOR_RUNNER keep no report and do not verify. It reads the ledger only.
+in verified or the first discrepancy; exits 1 if any did not verify. A run scored
+through ANCHOR_RUNNER verifies when the runner brought its report back (ratchet fleet
+submit does); one from before that, or another runner's, does not. It reads the ledger only.
 Environment: ANCHOR_HOME sets --home, ANCHOR_TASKS --tasks.`
 
 // verifyCommand is ratchet verify: every decision re-derived at zero tokens.
