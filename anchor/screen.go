@@ -47,7 +47,7 @@ func Screen(train, trainPost, hold, holdPost []float64, alpha float64, seed uint
 		return t + h
 	}
 	if why := gate(1, 0); why != "" { // every unit left scores 1
-		return "cannot pass at best any more: " + why
+		return "cannot pass even if every unit left scored 1, a best case that gives " + why
 	}
 	rng = rand.New(rand.NewPCG(seed, 22))
 	var low, fixed, high, broken int

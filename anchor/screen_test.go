@@ -37,8 +37,8 @@ func TestEarlyRejection(t *testing.T) {
 	}{
 		{"nothing seen goes on", nil, nil, hold, ""},
 		{"a strong start goes on", moved(train, 19, 8, 1), nil, hold, ""},
-		{"a holdout already perfect cannot improve", nil, nil, slices.Repeat([]float64{1}, 94), "cannot pass at best"},
-		{"train lost for good", moved(train, 140, 0, 40), nil, hold, "cannot pass at best"},
+		{"a holdout already perfect cannot improve", nil, nil, slices.Repeat([]float64{1}, 94), "cannot pass even if every unit left scored 1"},
+		{"train lost for good", moved(train, 140, 0, 40), nil, hold, "cannot pass even if every unit left scored 1"},
 		{"a neutral half of train (as often fixed and broken as a redraw) is futile", moved(train, 73, 16, 16), nil, hold, "futile"},
 		{"a clear gain on train, lost on half of holdout", moved(train, 146, 60, 5), moved(hold, 47, 3, 12), hold, "futile"},
 		{"a clear gain on both goes on", moved(train, 146, 60, 5), moved(hold, 47, 20, 1), hold, ""},
