@@ -371,13 +371,21 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	rec.Harness, rec.HarnessHash = h.String(), h.Hash
 	fmt.Fprintf(progress, "harness: %s\n", show.Line(rec.Harness, 300))
 	fmt.Fprintf(progress, "test command: %s\n", show.Line(d.testSource(rec.Test), 2000))
+	if why := d.unreachable(ctx); why != "" && ctx.Err() == nil { // before minutes of tests: it cannot be served
+		rec.Outcome, rec.Answer, rec.Finished = "model_error", why, now()
+		fmt.Fprintf(progress, "%s\n", why)
+		if err := d.save(rec); err != nil {
+			return rec, fmt.Errorf("the model server is down and the record could not be saved: %w", err)
+		}
+		return rec, nil
+	}
 	before, _ := anchor.ReadTree(proj.Path(), false)
 	rec.TestsBefore = d.tests(ctx, proj.Path(), rec.Test)
 	fmt.Fprintf(progress, "tests before: %s\n", show.Line(rec.TestsBefore, 2000))
 	runErr := d.run(ctx, bin, proj, &rec, Context(prior, r.Text, d.budget()), progress)
 	after, _ := anchor.ReadTree(proj.Path(), false)
 	rec.Changed = changed(before, after)
-	if ctx.Err() == nil {
+	if ctx.Err() == nil && !rec.ModelDown() { // nothing changed if the model never answered
 		rec.TestsAfter = d.tests(ctx, proj.Path(), rec.Test)
 		fmt.Fprintf(progress, "tests after: %s\n", show.Line(rec.TestsAfter, 2000))
 	}

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,6 +64,37 @@ func (d *Door) tests(ctx context.Context, project, command string) string {
 		return "fail (" + err.Error() + ")"
 	}
 	return "pass"
+}
+
+// unreachable says why the model server cannot be reached at all (nothing
+// listens at MODEL_URL's host and port), or "" when something answers a
+// connection there. It is asked before the tests run, so a request to a
+// server that is down ends in seconds, not after the tests and the
+// harness's retries. A server that accepts connections but fails requests
+// is the harness's retries' to find.
+func (d *Door) unreachable(ctx context.Context) string {
+	raw := cmp.Or(getenv(d.cfg.Env, "MODEL_URL"), "http://127.0.0.1:11434")
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Sprintf("MODEL_URL=%q is not a URL like http://127.0.0.1:11434; set it to the model server", raw)
+	}
+	host := u.Host
+	if u.Port() == "" {
+		port := "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+		host = net.JoinHostPort(u.Hostname(), port)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", host)
+	if err != nil {
+		return fmt.Sprintf("the model server at %s is not reachable (%v): start it, or set MODEL_URL and MODEL_NAME; "+
+			"nothing was run", raw, err)
+	}
+	c.Close()
+	return ""
 }
 
 // testTimeout bounds one run of the project's tests.

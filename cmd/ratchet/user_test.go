@@ -198,6 +198,11 @@ func TestRunExitStatuses(t *testing.T) {
 	if code != 3 || rec.ExitStatus != 3 || !strings.Contains(stderr, "check MODEL_URL") {
 		t.Errorf("no model server: exit %d, record %+v\nstdout: %s\nstderr: %s", code, rec, stdout, stderr)
 	}
+	// It says so before it runs the tests or the harness (issue 36: it ran
+	// the tests, retried four times and ran them again first).
+	if !strings.Contains(stderr, "not reachable") || strings.Contains(stderr, "tests before:") {
+		t.Errorf("no model server: the tests ran before the door said the server is down:\n%s", stderr)
+	}
 
 	cmd := exec.Command(ratchet, "run", "--home", home, "--harness", doortest.Harness(), "--project", doortest.Project(t), "Double is wrong; fix it.")
 	cmd.Env = doortest.ModelEnv(slow.URL)
