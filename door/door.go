@@ -91,6 +91,7 @@ type Record struct {
 	TestsAfter  string   `json:"tests_after"`
 	TracePath   string   `json:"trace_path"`
 	Withheld    []string `json:"withheld,omitempty"` // --sandbox: changed paths not written back (dot-paths, links)
+	Warnings    []string `json:"warnings,omitempty"` // what the operator should know: a context Ollama filled
 	Harness     string   `json:"harness"`            // which harness ran: "head of /x/.anchor (gen 7, 3f2a…)", "built-in baseline (…)", "folder DIR (…)"
 	HarnessHash string   `json:"harness_hash"`       // anchor.HashOf of its files
 	Started     string   `json:"started"`

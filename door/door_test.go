@@ -297,3 +297,32 @@ func TestOnlyOllamaGetsOllamasFields(t *testing.T) {
 		}
 	}
 }
+
+// Ollama cuts a prompt longer than num_ctx without an error, and reports the
+// tokens it kept: a reply charged nearly all of num_ctx means the prompt was
+// (or nearly was) cut, and the record and the progress say so. A server
+// that is not Ollama is not told num_ctx, so nothing is said there.
+func TestAFullOllamaContextIsSaid(t *testing.T) {
+	t.Parallel()
+	full := func(r fakemodel.Request) fakemodel.Step {
+		s := doortest.Fixer(r)
+		s.In = 8150 // of doortest's num_ctx 8192
+		return s
+	}
+	for _, ollama := range []bool{true, false} {
+		d, srv := doortest.Open(t, full, false)
+		if ollama {
+			srv.Version = "0.12.0"
+		}
+		var progress bytes.Buffer
+		rec, err := d.Ask(context.Background(), Request{Project: doortest.Project(t), Text: "Double is wrong; fix it."}, &progress)
+		if err != nil {
+			t.Fatal(err)
+		}
+		said := len(rec.Warnings) == 1 && strings.Contains(rec.Warnings[0], "context was full") &&
+			strings.Contains(progress.String(), "warning: the model's context was full")
+		if said != ollama {
+			t.Errorf("ollama %v: warnings %q", ollama, rec.Warnings)
+		}
+	}
+}

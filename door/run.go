@@ -152,7 +152,13 @@ func (d *Door) run(ctx context.Context, bin string, proj *projectDir, rec *Recor
 	if terr := copyTrace(tracePath, rec.TracePath); terr != nil {
 		fmt.Fprintf(progress, "the agent's trace was not read: %s\n", show.Line(fmt.Sprint(terr), 2000))
 	}
-	refused := fromTrace(rec)
+	refused, widest := fromTrace(rec)
+	if n := d.cfg.NumCtx; n > 0 && widest >= n*95/100 && d.ollama() {
+		w := fmt.Sprintf("the model's context was full: a prompt of %d tokens against Ollama's num_ctx %d, and Ollama "+
+			"cuts a longer prompt silently (the agent then seems to ignore its instructions); raise --num-ctx", widest, n)
+		rec.Warnings = append(rec.Warnings, w)
+		fmt.Fprintf(progress, "warning: %s\n", w)
+	}
 	// The proxy refuses a request once what is left cannot cover it, so a
 	// spent budget shows as its refusal, or as usage reaching the budget.
 	// An interrupt is not a spent budget, whatever the proxy had reserved.
@@ -299,8 +305,10 @@ func clip(s string, n int) string {
 }
 
 // fromTrace fills the record's calls, answer and outcome from its trace. It
-// reports whether the proxy refused a model request for the budget.
-func fromTrace(rec *Record) (budgetRefused bool) {
+// reports whether the proxy refused a model request for the budget, and the
+// most input tokens one model reply was charged (the widest prompt the
+// server says it read).
+func fromTrace(rec *Record) (budgetRefused bool, widest int) {
 	b, _ := os.ReadFile(rec.TracePath) // the door's own copy, at most maxTrace bytes
 	lines, _ := trace.Read(bytes.NewReader(b))
 	byID := map[string]int{}
@@ -317,6 +325,7 @@ func fromTrace(rec *Record) (budgetRefused bool) {
 			if e.Text != "" {
 				rec.Answer = e.Text
 			}
+			widest = max(widest, e.Usage.Input)
 		case trace.Done:
 			rec.Outcome, rec.Steps, rec.Tokens = e.Reason, e.Steps, e.Usage.Total()
 			rec.TokensIn, rec.TokensOut = e.Usage.Input, e.Usage.Output
@@ -327,5 +336,5 @@ func fromTrace(rec *Record) (budgetRefused bool) {
 	if rec.Outcome == "" {
 		rec.Outcome = "no result"
 	}
-	return budgetRefused
+	return budgetRefused, widest
 }

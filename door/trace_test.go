@@ -29,7 +29,7 @@ func TestFromTraceReadsOldTraces(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trace.jsonl")
 	os.WriteFile(path, []byte(strings.Join(oldTrace, "\n")), 0o600)
 	rec := &Record{TracePath: path}
-	refused := fromTrace(rec)
+	refused, _ := fromTrace(rec)
 	want := &Record{TracePath: path, Outcome: "completed", Answer: "Looking.", Steps: 2, Tokens: 9, TokensIn: 6, TokensOut: 3,
 		Calls: []Call{
 			{ID: "c1", Name: "read_file", Args: `{"path":"a.go"}`, Observation: "package a\n", Truncated: true},
@@ -40,7 +40,7 @@ func TestFromTraceReadsOldTraces(t *testing.T) {
 	}
 
 	empty := &Record{TracePath: filepath.Join(t.TempDir(), "none.jsonl")}
-	if fromTrace(empty) || empty.Outcome != "no result" {
+	if refused, _ := fromTrace(empty); refused || empty.Outcome != "no result" {
 		t.Errorf("no trace: outcome %q", empty.Outcome)
 	}
 }

@@ -298,6 +298,9 @@ func Summary(rec door.Record) string {
 	if len(rec.Withheld) > 0 {
 		s += "\nnot written back (dot-paths and links never leave the sandbox): " + strings.Join(rec.Withheld, ", ")
 	}
+	for _, w := range rec.Warnings {
+		s += "\nwarning: " + w
+	}
 	return show.Text(s, show.JSONLimit)
 }
 
