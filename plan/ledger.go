@@ -20,6 +20,9 @@ type Observed struct {
 	K              int
 	Alpha          float64
 	Train, Holdout []TaskScores
+	// What one run of the head cost on average: upstream model requests
+	// and tokens, in and out (0 in a ledger from before requests were counted).
+	RequestsPerRun, TokensPerRun float64
 }
 
 // TaskScores are one task's repeat scores, in repeat order, and its group
@@ -92,6 +95,15 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 		}
 		t := &(*split)[len(*split)-1]
 		t.Scores = append(t.Scores, latest[k])
+	}
+	type cost struct {
+		Requests *float64 `db:"requests"`
+		Tokens   *float64 `db:"tokens"`
+	}
+	costs, err := ledgerdb.Scan[cost](ctx, path, `SELECT AVG(requests) AS requests, AVG(tokens_in + tokens_out) AS tokens
+		FROM runs WHERE harness_hash = ? AND model = ? AND outcome != 'infra'`, o.Hash, o.Model)
+	if err == nil && len(costs) == 1 && costs[0].Requests != nil && costs[0].Tokens != nil { // else a ledger from before
+		o.RequestsPerRun, o.TokensPerRun = *costs[0].Requests, *costs[0].Tokens
 	}
 	if len(o.Holdout) == 0 {
 		return nil, fmt.Errorf("the head (generation %d) has no holdout runs for model %q in %s: run anchor eval --split holdout first", o.Gen, o.Model, home)

@@ -297,3 +297,35 @@ func TestSees(t *testing.T) {
 		t.Errorf("no ledger: %q, %v; want nothing said", w, err)
 	}
 }
+
+// Plan says what a decision costs in model requests: the screen's runs per
+// decision times what a run of the head sent.
+func TestPlanSaysWhatADecisionCosts(t *testing.T) {
+	var runs []run
+	for i := range 60 {
+		runs = append(runs, run{"head", fmt.Sprintf("h%03d", i), "holdout", "m", 0, float64(i % 2), "ok"},
+			run{"head", fmt.Sprintf("t%03d", i), "train", "m", 0, float64(i % 2), "ok"})
+	}
+	home := ledger(t, true, map[string]string{"model": "m", "repeats": "1"}, runs)
+	db, err := sql.Open("sqlite", filepath.Join(home, "ledger.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 4`,
+		`UPDATE runs SET tokens_in = 1000, tokens_out = 200`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	r, err := Plan(context.Background(), Config{Home: home, Trials: 200, ScreenTrials: 40, Gains: []float64{0.2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	r.WriteText(&b)
+	if r.RequestsPerRun != 4 || r.TokensPerRun != 1200 ||
+		!strings.Contains(b.String(), "a run of the head sent 4.0 model requests (1200 tokens); a rejected neutral candidate costs at most") {
+		t.Errorf("requests per run %g, tokens %g:\n%s", r.RequestsPerRun, r.TokensPerRun, b.String())
+	}
+}

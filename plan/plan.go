@@ -56,32 +56,37 @@ type Config struct {
 
 // Report is a plan. JSON names are snake_case.
 type Report struct {
-	Source        string      `json:"source"` // "ledger", "assumed" (--p) or "prior" (no ledger yet)
-	HeadGen       *int        `json:"head_gen,omitempty"`
-	HarnessHash   string      `json:"harness_hash,omitempty"`
-	Model         string      `json:"model,omitempty"`
-	Repeats       int         `json:"repeats"`
-	Alpha         float64     `json:"alpha"`
-	TrainTasks    int         `json:"train_tasks"`
-	HoldoutTasks  int         `json:"holdout_tasks"`
-	TrainGroups   int         `json:"train_groups"`           // the gate's units: groups of tasks
-	HoldoutGroups int         `json:"holdout_groups"`         // (a task without a group is its own)
-	TrainMean     *float64    `json:"train_mean,omitempty"`   // observed, as the gate computes it
-	HoldoutMean   *float64    `json:"holdout_mean,omitempty"` // observed
-	PlannedMean   float64     `json:"planned_holdout_mean"`   // mean of the planned pass rates
-	FlakyTasks    int         `json:"flaky_tasks"`            // tasks whose repeats disagree
-	Deterministic bool        `json:"deterministic"`          // K > 1 and no task's repeats disagree: planned as K = 1
-	GainModel     string      `json:"gain_model"`
-	TargetPower   float64     `json:"target_power"`
-	Trials        int         `json:"trials"`
-	Seed          uint64      `json:"seed"`
-	MinChanged    int         `json:"min_changed"` // fewest changed holdout groups that can pass the sign test; 0: none can
-	MDE           *float64    `json:"mde"`         // smallest gain detected with the target power; null: none
-	Gains         []GainPlan  `json:"gains"`
-	AA            *AA         `json:"aa,omitempty"`
-	Screen        []Screened  `json:"screen"` // what anchor apply's screen costs and keeps: A/A first, then each gain
-	Notes         []string    `json:"notes"`
-	Prior         []PriorAtom `json:"prior,omitempty"` // the solve rates planned from the ledger, as fitted
+	Source        string     `json:"source"` // "ledger", "assumed" (--p) or "prior" (no ledger yet)
+	HeadGen       *int       `json:"head_gen,omitempty"`
+	HarnessHash   string     `json:"harness_hash,omitempty"`
+	Model         string     `json:"model,omitempty"`
+	Repeats       int        `json:"repeats"`
+	Alpha         float64    `json:"alpha"`
+	TrainTasks    int        `json:"train_tasks"`
+	HoldoutTasks  int        `json:"holdout_tasks"`
+	TrainGroups   int        `json:"train_groups"`           // the gate's units: groups of tasks
+	HoldoutGroups int        `json:"holdout_groups"`         // (a task without a group is its own)
+	TrainMean     *float64   `json:"train_mean,omitempty"`   // observed, as the gate computes it
+	HoldoutMean   *float64   `json:"holdout_mean,omitempty"` // observed
+	PlannedMean   float64    `json:"planned_holdout_mean"`   // mean of the planned pass rates
+	FlakyTasks    int        `json:"flaky_tasks"`            // tasks whose repeats disagree
+	Deterministic bool       `json:"deterministic"`          // K > 1 and no task's repeats disagree: planned as K = 1
+	GainModel     string     `json:"gain_model"`
+	TargetPower   float64    `json:"target_power"`
+	Trials        int        `json:"trials"`
+	Seed          uint64     `json:"seed"`
+	MinChanged    int        `json:"min_changed"` // fewest changed holdout groups that can pass the sign test; 0: none can
+	MDE           *float64   `json:"mde"`         // smallest gain detected with the target power; null: none
+	Gains         []GainPlan `json:"gains"`
+	AA            *AA        `json:"aa,omitempty"`
+	Screen        []Screened `json:"screen"` // what anchor apply's screen costs and keeps: A/A first, then each gain
+	Notes         []string   `json:"notes"`
+	// What one run of the head cost (from the ledger): the screen's runs
+	// per decision times these are what a decision costs at most (the reply
+	// cache serves a candidate's unchanged requests free).
+	RequestsPerRun float64     `json:"requests_per_run,omitempty"`
+	TokensPerRun   float64     `json:"tokens_per_run,omitempty"`
+	Prior          []PriorAtom `json:"prior,omitempty"` // the solve rates planned from the ledger, as fitted
 }
 
 // PriorAtom is one solve rate of the fitted prior and its share of tasks.
@@ -112,6 +117,7 @@ type Screened struct {
 	FullRunsPerDecision float64 `json:"full_runs_per_decision"`
 	RunsPerReject       float64 `json:"runs_per_reject"`
 	FullRunsPerReject   float64 `json:"full_runs_per_reject"`
+	RunsPerAccept       float64 `json:"runs_per_accept"` // 0 when none was accepted
 }
 
 // AA is the A/A game: candidates drawn from the same pass rates as the head.
@@ -249,6 +255,7 @@ func (c Config) check() error {
 // task and simulates K = 1 (the conservative reading; --repeats overrides).
 func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 	r.Source, r.HeadGen, r.HarnessHash, r.Model = "ledger", &o.Gen, o.Hash, o.Model
+	r.RequestsPerRun, r.TokensPerRun = o.RequestsPerRun, o.TokensPerRun
 	su.K, su.Alpha = o.K, o.Alpha
 	all := append(slices.Clone(o.Train), o.Holdout...)
 	for _, t := range all {
@@ -417,6 +424,17 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%-6s %-17s %-26s %s\n", fmt.Sprintf("+%.0f", 100*s.Gain), fmt.Sprintf("%d vs %d of %d", s.Accepts, s.FullAccepts, s.Trials),
 				fmt.Sprintf("%.1f vs %.1f (%.0f%%)", s.RunsPerDecision, s.FullRunsPerDecision, 100*s.RunsPerDecision/s.FullRunsPerDecision),
 				fmt.Sprintf("%.1f vs %.1f", s.RunsPerReject, s.FullRunsPerReject))
+		}
+		if r.RequestsPerRun > 0 {
+			aa := r.Screen[0] // the A/A row: what a candidate that changes nothing costs
+			fmt.Fprintf(&b, "cost: a run of the head sent %.1f model requests (%.0f tokens); a rejected neutral candidate "+
+				"costs at most %.0f requests (%.0f runs)", r.RequestsPerRun, r.TokensPerRun, aa.RunsPerReject*r.RequestsPerRun, aa.RunsPerReject)
+			for _, s := range r.Screen[1:] {
+				if s.Accepts > 0 {
+					fmt.Fprintf(&b, ", an accepted +%.0f-point one %.0f (%.0f runs)", 100*s.Gain, s.RunsPerAccept*r.RequestsPerRun, s.RunsPerAccept)
+				}
+			}
+			fmt.Fprintf(&b, "; the reply cache makes a candidate's unchanged requests free\n")
 		}
 	}
 	for _, n := range r.Notes {

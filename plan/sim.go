@@ -351,5 +351,6 @@ func (s *simulator) screened(su Suite, gain, delta float64, trials int) Screened
 	per := func(runs, n int) float64 { return float64(runs) / float64(max(n, 1)) }
 	return Screened{Gain: gain, Trials: trials, Accepts: tl.Accepts, FullAccepts: tl.FullAccepts,
 		RunsPerDecision: per(tl.Runs, trials), FullRunsPerDecision: per(tl.FullRuns, trials),
-		RunsPerReject: per(tl.RejectRuns, trials-tl.Accepts), FullRunsPerReject: per(tl.FullRejectRuns, trials-tl.Accepts)}
+		RunsPerReject: per(tl.RejectRuns, trials-tl.Accepts), FullRunsPerReject: per(tl.FullRejectRuns, trials-tl.Accepts),
+		RunsPerAccept: per(tl.Runs-tl.RejectRuns, tl.Accepts)}
 }
