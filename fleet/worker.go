@@ -322,27 +322,27 @@ func (w *Worker) run(ctx context.Context, f *Fleet, job Job) (Result, error) {
 		return Result{}, fmt.Errorf("anchor run failed for the machine's reasons: %s", run.Error)
 	}
 	res := Result{Run: json.RawMessage(bytes.TrimSpace(stdout.Bytes())), Worker: w.Name}
-	trace, err := os.ReadFile(run.TracePath)
-	switch {
-	case errors.Is(err, os.ErrNotExist): // the harness never ran
-	case err != nil:
-		return Result{}, fmt.Errorf("read the trace: %w", err)
-	default:
-		res.TraceObject, res.TraceSHA256 = "trace-"+job.Key()+"-"+run.ID, sha(trace)
-		if _, err := f.trees.PutBytes(ctx, res.TraceObject, trace); err != nil {
-			return Result{}, fmt.Errorf("store the trace: %w", err)
+	// The trace (none when the harness never ran) and the scoring's report
+	// (none when nothing was scored), stored for the submitter to fetch.
+	var failed error
+	store := func(what, path string) (object, sum string) {
+		b, rerr := os.ReadFile(path)
+		switch {
+		case errors.Is(rerr, os.ErrNotExist) || failed != nil:
+		case rerr != nil:
+			failed = fmt.Errorf("read the %s: %w", what, rerr)
+		default:
+			object, sum = what+"-"+job.Key()+"-"+run.ID, sha(b)
+			if _, perr := f.trees.PutBytes(ctx, object, b); perr != nil {
+				failed = fmt.Errorf("store the %s: %w", what, perr)
+			}
 		}
+		return object, sum
 	}
-	report, err := os.ReadFile(filepath.Join(w.Home, "anchor", "reports", run.ID+".json.gz"))
-	switch {
-	case errors.Is(err, os.ErrNotExist): // nothing was scored (the build failed)
-	case err != nil:
-		return Result{}, fmt.Errorf("read the report: %w", err)
-	default:
-		res.ReportObject, res.ReportSHA256 = "report-"+job.Key()+"-"+run.ID, sha(report)
-		if _, err := f.trees.PutBytes(ctx, res.ReportObject, report); err != nil {
-			return Result{}, fmt.Errorf("store the report: %w", err)
-		}
+	res.TraceObject, res.TraceSHA256 = store("trace", run.TracePath)
+	res.ReportObject, res.ReportSHA256 = store("report", filepath.Join(w.Home, "anchor", "reports", run.ID+".json.gz"))
+	if failed != nil {
+		return Result{}, failed
 	}
 	return res, nil
 }
