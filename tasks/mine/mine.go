@@ -370,12 +370,7 @@ func goTask(ctx context.Context, t *task, before, after map[string][]byte, chs [
 	if vendored || vendoredNext {
 		t.test = "go test -mod=vendor " + strings.Join(pkgs, " ")
 	}
-	mod := "."
-	if m := moduleLine.FindSubmatch(after["go.mod"]); m != nil {
-		mod = string(m[1])
-	}
-	t.group = path.Join(mod, mostTouched(chs, ".go", path.Dir))
-	return ""
+	return "" // a mined fix is its own unit for the gate: no group (see task.group)
 }
 
 var packageClause = regexp.MustCompile(`(?m)^package \w+`)
@@ -404,33 +399,6 @@ func pyTask(t *task, after map[string][]byte, chs []change) {
 			break
 		}
 	}
-	t.group = mostTouched(chs, ".py", pyModule)
-}
-
-// pyModule is the dotted name of the Python module in file name.
-func pyModule(name string) string {
-	name = strings.TrimSuffix(strings.TrimPrefix(name, "src/"), ".py")
-	name = strings.TrimSuffix(name, "/__init__")
-	return strings.ReplaceAll(name, "/", ".")
-}
-
-// mostTouched is the unit (package folder, module) whose code files with
-// suffix ext the commit changed the most lines of; ties go to the first
-// by name.
-func mostTouched(chs []change, ext string, unit func(string) string) string {
-	lines := map[string]int{}
-	for _, ch := range chs {
-		if isCode(ch.path) && strings.HasSuffix(ch.path, ext) {
-			lines[unit(ch.path)] += ch.lines + 1
-		}
-	}
-	best := ""
-	for _, u := range slices.Sorted(maps.Keys(lines)) {
-		if best == "" || lines[u] > lines[best] {
-			best = u
-		}
-	}
-	return best
 }
 
 func shellQuote(s string) string {

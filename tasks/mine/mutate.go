@@ -171,8 +171,14 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 		return sum, fmt.Errorf("no mutant of %s makes a task, so nothing was written (%d tried: %s); its tests may be too weak", o.Repo, sum.Seen, sum.Reasons())
 	}
 	st := state{Kind: "mutate", Root: fmt.Sprintf("seed %d", o.Seed), Seen: map[string]bool{}, Tasks: map[string]string{}}
-	for i, m := range kept {
-		split := splitOf(i, len(kept), o.Split)
+	unit := map[string]int{} // each function's mutants go to one split together
+	for _, m := range kept {
+		if _, ok := unit[m.t.group]; !ok {
+			unit[m.t.group] = len(unit)
+		}
+	}
+	for _, m := range kept {
+		split := splitOf(unit[m.t.group], len(unit), o.Split)
 		if err := place(staging, o.Out, split, m.t.id); err != nil {
 			return sum, err
 		}
@@ -205,6 +211,9 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 	tree := maps.Clone(files)
 	tree[s.File] = mutated
 	t := task{repo: tree, hidden: map[string][]byte{}, reference: map[string][]byte{s.File: src}, group: s.File}
+	if s.Fn != "" {
+		t.group += ":" + s.Fn // a function's mutants move together: one unit
+	}
 	t.id = fmt.Sprintf("%s-%s-%d", slug(strings.TrimSuffix(s.File, path.Ext(s.File))), s.Kind, s.Line)
 	if strings.HasSuffix(s.File, ".go") {
 		dir := path.Dir(s.File)

@@ -62,17 +62,23 @@ func TestMutateGo(t *testing.T) {
 		t.Errorf("written %v, want one in train and one in holdout", sum.Written)
 	}
 	first := suiteFiles(t, out)
+	splitOfGroup := map[string]string{} // no function's mutants in two splits
 	for rel := range first {
 		dir := filepath.Join(out, rel)
 		task, err := anchor.LoadTask(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
+		split := strings.Split(filepath.ToSlash(rel), "/")[0]
+		if was, ok := splitOfGroup[task.Group]; ok && was != split {
+			t.Errorf("group %s spans %s and %s", task.Group, was, split)
+		}
+		splitOfGroup[task.Group] = split
 		ref, _ := anchor.ReadTree(filepath.Join(dir, "reference"), false)
 		mutant, _ := anchor.ReadTree(filepath.Join(dir, "repo"), false)
 		toml, _ := os.ReadFile(filepath.Join(dir, "task.toml"))
 		for name, orig := range ref {
-			if !strings.Contains(string(toml), `group = "`+name+`"`) || bytes.Equal(mutant[name], orig) || string(orig) != calcModule[name] {
+			if !strings.Contains(string(toml), `group = "`+name+`:`) || bytes.Equal(mutant[name], orig) || string(orig) != calcModule[name] {
 				t.Errorf("%s: reference %s is not the original beside a mutant of it, in its group:\n%s", rel, name, toml)
 			}
 		}

@@ -71,8 +71,9 @@ func (s state) save(out string) error {
 	return os.Rename(tmp, filepath.Join(out, stateFile))
 }
 
-// splitOf puts the i-th of n tasks (oldest first) in its split: the first
+// splitOf puts the i-th of n units (oldest first) in its split: the first
 // train% go to train, the next holdout% to holdout, the rest to sealed.
+// Splits are drawn by unit, so no group spans two splits.
 func splitOf(i, n int, split [3]int) string {
 	total := split[0] + split[1] + split[2]
 	at := (float64(i) + 0.5) / float64(n) * float64(total)
@@ -96,7 +97,13 @@ func ParseSplit(s string) ([3]int, error) {
 	return sp, nil
 }
 
-// task is a task ready to be written.
+// task is a task ready to be written. Its group is the gate's unit (tasks
+// that move together count once): a mined fix has none, so it is its own
+// unit, for fixes of one package are as independent as any two tasks; the
+// mutants of one function share one, for a harness that reads that
+// function well fixes all of them. Never a whole package or module: a
+// suite mined from one package would be one unit, and the gate could never
+// accept on it.
 type task struct {
 	id, prompt, test, group string
 	repo, hidden, reference map[string][]byte
@@ -107,7 +114,10 @@ type task struct {
 // reference/. Dot files and folders (.github, .gitignore) are left out: the
 // anchor does not read them from a task.
 func (t task) write(dir string) error {
-	toml := fmt.Sprintf("prompt = %s\ntest = %s\ngroup = %s\n", tasks.TOMLString(t.prompt), tasks.TOMLString(t.test), tasks.TOMLString(t.group))
+	toml := fmt.Sprintf("prompt = %s\ntest = %s\n", tasks.TOMLString(t.prompt), tasks.TOMLString(t.test))
+	if t.group != "" {
+		toml += "group = " + tasks.TOMLString(t.group) + "\n"
+	}
 	err := anchor.WriteTree(dir, map[string][]byte{"task.toml": []byte(toml)})
 	for sub, files := range map[string]map[string][]byte{"repo": t.repo, "hidden": t.hidden, "reference": t.reference} {
 		if err == nil {
