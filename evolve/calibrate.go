@@ -128,6 +128,13 @@ func (c Config) Calibrate(ctx context.Context, n int, variants string) (*Calibra
 			cal.Accepted++
 		}
 	}
+	// The prediction is planned again now: the variants' runs show how far
+	// each task moves from one harness to the next, which the head's one run
+	// per task cannot (plan fits its prior to every harness's runs).
+	if after, err := plan.Plan(ctx, plan.Config{Home: c.Home, AA: 4000, Trials: 1, Seed: 1}); err == nil {
+		cal.Predicted = after.AA.HoldoutPass
+		cal.PredictedSE = math.Sqrt(cal.Predicted * (1 - cal.Predicted) / float64(cal.AATrials))
+	}
 	m := float64(len(cal.Variants))
 	cal.Rate = float64(cal.Accepted) / m
 	cal.StdErr = math.Sqrt(max(cal.Rate*(1-cal.Rate), 0.25/m) / m) // never 0: a rate of 0 of m is not certainty

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -23,6 +24,10 @@ type Observed struct {
 	// What one run of the head cost on average: upstream model requests
 	// and tokens, in and out (0 in a ledger from before requests were counted).
 	RequestsPerRun, TokensPerRun float64
+	// Every other harness's latest first-repeat run of each train and
+	// holdout task, solved (score 1) or not, by task: how much a task's
+	// outcome moves from one harness to the next, the noise the gate must beat.
+	Across map[string][]bool
 }
 
 // TaskScores are one task's repeat scores, in repeat order, and its group
@@ -95,6 +100,26 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 		}
 		t := &(*split)[len(*split)-1]
 		t.Scores = append(t.Scores, latest[k])
+	}
+	all, err := ledgerdb.Scan[ledgerdb.Run](ctx, path, `SELECT harness_hash, task_id, score, "repeat" FROM runs
+		WHERE model = ? AND harness_hash != ? AND "repeat" = 0 AND split IN ('train', 'holdout') AND outcome != 'infra'
+		ORDER BY created_at, rowid`, o.Model, o.Hash)
+	if err != nil {
+		return nil, err
+	}
+	type draw struct {
+		harness, task string
+		rep           int
+	}
+	solvedIn := map[draw]bool{}
+	for _, r := range all { // the latest run of a harness, task and repeat counts
+		solvedIn[draw{r.HarnessHash, r.TaskID, r.Repeat}] = r.Score != nil && *r.Score >= 1-1e-9
+	}
+	o.Across = map[string][]bool{}
+	for _, d := range slices.SortedFunc(maps.Keys(solvedIn), func(a, b draw) int {
+		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.harness, b.harness), cmp.Compare(a.rep, b.rep))
+	}) {
+		o.Across[d.task] = append(o.Across[d.task], solvedIn[d])
 	}
 	type cost struct {
 		Requests *float64 `db:"requests"`

@@ -295,6 +295,16 @@ func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 	for _, o := range outcomes {
 		solved += float64(o.solved) / float64(o.runs) / float64(len(outcomes))
 	}
+	// The prior's weights are fitted to the head's runs and every other
+	// harness's first runs of the same tasks (o.Across): two harnesses of one
+	// ledger are two draws of each task, and how often they disagree is the
+	// noise. With the head's runs alone and one repeat, only the mean is
+	// known and the benchmark shape stays.
+	for i, t := range all {
+		for _, s := range o.Across[t.ID] {
+			outcomes[i].runs, outcomes[i].solved = outcomes[i].runs+1, outcomes[i].solved+b2i(s)
+		}
+	}
 	prior := fitPrior(benchmarkPrior(solved), outcomes)
 	r.Prior = make([]PriorAtom, len(prior))
 	for i, a := range prior {
