@@ -101,25 +101,22 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 		t := &(*split)[len(*split)-1]
 		t.Scores = append(t.Scores, latest[k])
 	}
-	all, err := ledgerdb.Scan[ledgerdb.Run](ctx, path, `SELECT harness_hash, task_id, score, "repeat" FROM runs
+	// Other harnesses' first runs: the latest of each harness and task counts.
+	others, err := ledgerdb.Scan[ledgerdb.Run](ctx, path, `SELECT harness_hash, task_id, score FROM runs
 		WHERE model = ? AND harness_hash != ? AND "repeat" = 0 AND split IN ('train', 'holdout') AND outcome != 'infra'
 		ORDER BY created_at, rowid`, o.Model, o.Hash)
 	if err != nil {
 		return nil, err
 	}
-	type draw struct {
-		harness, task string
-		rep           int
-	}
-	solvedIn := map[draw]bool{}
-	for _, r := range all { // the latest run of a harness, task and repeat counts
-		solvedIn[draw{r.HarnessHash, r.TaskID, r.Repeat}] = r.Score != nil && *r.Score >= 1-1e-9
+	solvedBy := map[[2]string]bool{} // task, harness
+	for _, r := range others {
+		solvedBy[[2]string{r.TaskID, r.HarnessHash}] = r.Score != nil && *r.Score >= 1-1e-9
 	}
 	o.Across = map[string][]bool{}
-	for _, d := range slices.SortedFunc(maps.Keys(solvedIn), func(a, b draw) int {
-		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.harness, b.harness), cmp.Compare(a.rep, b.rep))
+	for _, k := range slices.SortedFunc(maps.Keys(solvedBy), func(a, b [2]string) int {
+		return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
 	}) {
-		o.Across[d.task] = append(o.Across[d.task], solvedIn[d])
+		o.Across[k[0]] = append(o.Across[k[0]], solvedBy[k])
 	}
 	type cost struct {
 		Requests *float64 `db:"requests"`
