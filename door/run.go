@@ -67,8 +67,9 @@ func (d *Door) tests(ctx context.Context, project, command string) string {
 }
 
 // unreachable says why the model server cannot be reached at all (nothing
-// listens at MODEL_URL's host and port), or "" when something answers a
-// connection there. It is asked before the tests run, so a request to a
+// listens at MODEL_URL's host and port, or at the HTTP proxy the
+// environment names for it), or "" when something answers a connection
+// there. It is asked before the tests run, so a request to a
 // server that is down ends in seconds, not after the tests and the
 // harness's retries. A server that accepts connections but fails requests
 // is the harness's retries' to find.
@@ -77,6 +78,9 @@ func (d *Door) unreachable(ctx context.Context) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return fmt.Sprintf("MODEL_URL=%q is not a URL like http://127.0.0.1:11434; set it to the model server", raw)
+	}
+	if via, err := http.ProxyFromEnvironment(&http.Request{URL: u}); err == nil && via != nil {
+		u = via // the requests go through the operator's HTTP proxy: it is what must listen
 	}
 	host := u.Host
 	if u.Port() == "" {
