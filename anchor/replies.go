@@ -90,10 +90,7 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 		c.sent++
 		rec, kept := &recorder{ResponseWriter: w}, false
 		if in, out, failure, kept = live(rec); kept && rec.status == http.StatusOK && !c.off {
-			// Only a forced run replaces a recorded reply: another harness's run sending the same
-			// bytes (an eval, a calibrate variant) must not change the draw the incumbent was served.
-			or := map[bool]string{false: "IGNORE", true: "REPLACE"}[c.fresh]
-			c.db.Exec(`INSERT OR `+or+` INTO replies(key, occurrence, content_type, body, tokens_in, tokens_out,
+			c.db.Exec(recordReply[c.fresh]+` INTO replies(key, occurrence, content_type, body, tokens_in, tokens_out,
 				run_id, created_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
 				key, n, rec.Header().Get("Content-Type"), rec.body.Bytes(), in, out, c.run, now())
 		}
@@ -101,6 +98,12 @@ func (c *replies) exchange(w http.ResponseWriter, fwd []byte,
 	put(c.db, "exchanges", "run_id, seq, key, occurrence, cached", c.run, c.sent+c.served, key, n, err == nil)
 	return in, out, failure
 }
+
+// recordReply is how a run records a reply, by whether it was forced. Only a
+// forced run (--force: the server was wrong) replaces a recorded reply;
+// another harness's run that sends the same bytes (an eval, a calibrate
+// variant) must not change the draw the incumbent was served.
+var recordReply = map[bool]string{false: "INSERT OR IGNORE", true: "INSERT OR REPLACE"}
 
 // refuse stands for the upstream in a replay: a request the record does not
 // hold is where the harness first sent something else, and goes nowhere.

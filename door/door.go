@@ -106,6 +106,20 @@ func (r Record) ModelDown() bool {
 	return r.Outcome == "model_error" || (r.Outcome == "error" || r.Outcome == "no result") && r.Tokens == 0
 }
 
+// ExitStatus is the exit status ratchet run gives a finished request, and
+// what serve's /v1/ask reports: 3 when the model server never answered, 1
+// when the run ended otherwise than completed or the tests still fail, 0
+// when it did what was asked.
+func (r Record) ExitStatus() int {
+	switch {
+	case r.ModelDown():
+		return 3
+	case r.Outcome != "completed" || strings.HasPrefix(r.TestsAfter, "fail"):
+		return 1
+	}
+	return 0
+}
+
 // Door runs requests one at a time (one user, one session at a time).
 type Door struct {
 	cfg        Config

@@ -281,19 +281,12 @@ func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 	var outcomes []outcome
 	var unsolved []float64
 	for _, t := range all {
-		o := outcome{runs: len(runsOf(t))}
-		for _, x := range runsOf(t) {
-			if x >= 1-1e-9 {
-				o.solved++
-			} else {
-				unsolved = append(unsolved, x)
-			}
-		}
-		outcomes = append(outcomes, o)
+		oc, un := solvedOf(runsOf(t))
+		outcomes, unsolved = append(outcomes, oc), append(unsolved, un...)
 	}
 	solved := 0.0
-	for _, o := range outcomes {
-		solved += float64(o.solved) / float64(o.runs) / float64(len(outcomes))
+	for _, oc := range outcomes {
+		solved += float64(oc.solved) / float64(oc.runs) / float64(len(outcomes))
 	}
 	// The prior's weights are fitted to the head's runs and every other
 	// harness's first runs of the same tasks (o.Across): two harnesses of one
@@ -319,19 +312,12 @@ func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 		var ms []float64
 		for _, t := range ts {
 			ms = append(ms, mean(t.Scores))
-			o, b, nb := outcome{runs: len(runsOf(t))}, 0.0, 0
-			for _, x := range runsOf(t) {
-				if x >= 1-1e-9 {
-					o.solved++
-				} else {
-					b, nb = b+x, nb+1
-				}
-			}
-			*rates = append(*rates, drawRate(posterior(prior, o), rng))
-			if nb == 0 {
+			oc, un := solvedOf(runsOf(t)) // its rate given its own runs
+			*rates = append(*rates, drawRate(posterior(prior, oc), rng))
+			if len(un) == 0 {
 				*base = append(*base, typical)
 			} else {
-				*base = append(*base, b/float64(nb))
+				*base = append(*base, mean(un))
 			}
 		}
 		m := mean(ms)
@@ -484,18 +470,20 @@ func Sees(ctx context.Context, home string, gain float64) (warning string, err e
 			"at least %d changed ones at alpha %g; add tasks of more groups (ratchet tasks validate says how many) "+
 			"before spending tokens on rounds", r.HoldoutGroups, r.MinChanged, r.Alpha)
 	}
-	power := 0.0
-	if p := r.Gains[0].Power; p != nil {
-		power = *p
-	}
+	power, mde := r.Reach()
 	if power >= 0.5 {
 		return "", nil
 	}
-	mde := "no gain within reach"
-	if r.MDE != nil {
-		mde = fmt.Sprintf("+%.1f points", 100**r.MDE)
-	}
 	return fmt.Sprintf("on %d holdout groups the gate accepts a +%.0f-point gain in about %.0f%% of applies "+
-		"(80%% power from %s; ratchet plan says more): most real gains of that size will be rejected",
+		"(smallest gain at 80%% power: %s; ratchet plan says more): most real gains of that size will be rejected",
 		r.HoldoutGroups, 100*gain, 100*power, mde), nil
+}
+
+// Reach is the power at the first planned gain (0 when it is out of reach)
+// and the smallest gain the gate accepts with the target power, in words.
+func (r *Report) Reach() (power float64, mde string) {
+	if len(r.Gains) > 0 && r.Gains[0].Power != nil {
+		power = *r.Gains[0].Power
+	}
+	return power, points(r.MDE)
 }

@@ -45,6 +45,20 @@ func benchmarkPrior(solved float64) []atom {
 // outcome is what a task's runs say: solved of runs.
 type outcome struct{ solved, runs int }
 
+// solvedOf reads a task's run scores as an outcome (a run scoring 1 solved
+// it) and the scores of its unsolved runs.
+func solvedOf(scores []float64) (o outcome, unsolved []float64) {
+	o.runs = len(scores)
+	for _, x := range scores {
+		if x >= 1-1e-9 {
+			o.solved++
+		} else {
+			unsolved = append(unsolved, x)
+		}
+	}
+	return o, unsolved
+}
+
 // likelihood is the chance of o at solve rate r.
 func (o outcome) likelihood(r float64) float64 {
 	return math.Pow(r, float64(o.solved)) * math.Pow(1-r, float64(o.runs-o.solved))

@@ -247,16 +247,9 @@ func Detection(ctx context.Context, dir string, alpha, gain float64) (line strin
 	if err != nil {
 		return "", false, err
 	}
-	power := 0.0
-	if p := r.Gains[0].Power; p != nil {
-		power = *p
-	}
-	mde := "no gain within reach"
-	if r.MDE != nil {
-		mde = fmt.Sprintf("+%.1f points", 100**r.MDE)
-	}
+	power, mde := r.Reach()
 	line = fmt.Sprintf("the gate on %d holdout groups (%d tasks), planned before any run from a benchmark-like prior: "+
-		"a +%.0f-point gain accepted in %.0f%% of applies; 80%% power from %s (ratchet plan --tasks %s)",
+		"a +%.0f-point gain accepted in %.0f%% of applies; smallest gain at 80%% power: %s (ratchet plan --tasks %s)",
 		r.HoldoutGroups, r.HoldoutTasks, 100*gain, 100*power, mde, dir)
 	return line, power < 0.5, nil
 }

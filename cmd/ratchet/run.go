@@ -59,14 +59,14 @@ func runCommand(ctx context.Context, args []string) error {
 // completed or the tests still fail, nil when it did what was asked.
 func runResult(rec door.Record) error {
 	switch {
-	case rec.ModelDown():
+	case rec.ExitStatus() == exitInfra:
 		return withStatus(exitInfra, fmt.Errorf("the model gave no answer (outcome %s): check MODEL_URL and MODEL_NAME; the record is %s", rec.Outcome, rec.ID))
+	case rec.ExitStatus() == 0:
+		return nil
 	case rec.Outcome != "completed":
 		return fmt.Errorf("the run ended as %s, not completed; ratchet sessions --show %s has the record", rec.Outcome, rec.ID)
-	case strings.HasPrefix(rec.TestsAfter, "fail"):
-		return fmt.Errorf("the tests still fail after the run (%s)", clipLine(rec.TestsAfter))
 	}
-	return nil
+	return fmt.Errorf("the tests still fail after the run (%s)", clipLine(rec.TestsAfter))
 }
 
 func clipLine(s string) string {

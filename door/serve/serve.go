@@ -239,20 +239,7 @@ func (h Handler) ask(w http.ResponseWriter, r *http.Request, e *entry) {
 	writeJSON(w, code, struct {
 		door.Record
 		ExitStatus int `json:"exit_status"` // as ratchet run --json: 0 done, 1 not done, 3 the model server
-	}{rec, ExitStatus(rec)})
-}
-
-// ExitStatus is the exit status ratchet run gives a finished request: 3
-// when the model server never answered, 1 when the run ended otherwise than
-// completed or the tests still fail, 0 when it did what was asked.
-func ExitStatus(rec door.Record) int {
-	switch {
-	case rec.ModelDown():
-		return 3
-	case rec.Outcome != "completed" || strings.HasPrefix(rec.TestsAfter, "fail"):
-		return 1
-	}
-	return 0
+	}{rec, rec.ExitStatus()})
 }
 
 // modelDown is the message for a request whose model server never answered.
