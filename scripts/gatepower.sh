@@ -14,6 +14,12 @@
 #   scripts/gatepower.sh                       # N=20, gains 0 0.05 0.10, tasks/example
 #   N=10 GAINS="0 0.10" scripts/gatepower.sh
 #   FRESH=1 scripts/gatepower.sh               # a fresh ledger (baseline draw) per candidate
+#   KINDS=1 FRESH=1 GAINS=0 scripts/gatepower.sh   # A/A with each kind's tasks moving together
+#
+# KINDS=S serves the sampler with --kinds S: every system prompt moves each
+# group's tasks together by a logit offset of spread S. With FRESH=1 each
+# apply's baseline prompt carries its own note, so every apply draws its own
+# offsets for the baseline as well as for the candidate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s build
@@ -28,7 +34,7 @@ for gain in ${GAINS:-0 0.05 0.10}; do
   mkdir -p "$w/suite/train" "$w/suite/sealed" "$w/variants"
   cp -r "$suite/holdout" "$w/suite/"
   for t in $(ls "$suite/train" | head -n "${TRAIN:-4}"); do cp -r "$suite/train/$t" "$w/suite/train/"; done
-  ratchet scripted-model --sampler --gain "$gain" --phrase "$phrase" --suite "$w/suite" > "$w/urls" 2> "$w/sampler.log" &
+  ratchet scripted-model --sampler --gain "$gain" --kinds "${KINDS:-0}" --phrase "$phrase" --suite "$w/suite" > "$w/urls" 2> "$w/sampler.log" &
   model=$!
   for _ in $(seq 300); do [ "$(wc -l < "$w/urls")" -ge 2 ] && break; sleep 0.1; done
   [ "$(wc -l < "$w/urls")" -ge 2 ] || { cat "$w/sampler.log" >&2; kill $model; exit 1; }
@@ -49,7 +55,9 @@ for gain in ${GAINS:-0 0.05 0.10}; do
       for v in "$w"/variants/*; do
         home="$w/ledger-$(basename "$v")"
         mkdir -p "$home.v" && cp "$v" "$home.v/"
-        ANCHOR_HOME="$home" anchor init --harness "$w/harness" 2> "$home.init.log"
+        cp -r "$w/harness" "$home.harness"
+        printf '\n(Baseline of apply %s.)\n' "$(basename "$v")" >> "$home.harness/system_prompt.md"
+        ANCHOR_HOME="$home" anchor init --harness "$home.harness" 2> "$home.init.log"
         ANCHOR_HOME="$home" ratchet calibrate --variants "$home.v" > "$home.txt"
         accepted=$((accepted + $(sed -n 's/.*: \([0-9]*\) of 1 = .*/\1/p' "$home.txt")))
         deltas="$deltas $(sed -n 's/^holdout deltas: //p' "$home.txt")"

@@ -5,14 +5,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"ratchet/anchor"
 	"ratchet/internal/scripted"
 )
 
-const scriptedUsage = `usage: ratchet scripted-model [--suite DIR] [--rate P] [--sampler [--gain G] [--phrase S]]
+const scriptedUsage = `usage: ratchet scripted-model [--suite DIR] [--rate P] [--sampler [--gain G] [--phrase S] [--kinds S]]
 Serves the demo's scripted models (the task oracle, then the evolver) until
 interrupted and prints their URLs. Environment: ANCHOR_TASKS sets --suite.
 
@@ -22,7 +24,10 @@ sampling model instead: each task has a solve rate (35% of tasks nearly never
 solved, 35% nearly always, 30% between, fixed by the task id), every
 conversation draws afresh, and a prompt holding the phrase moves every rate
 on the logit scale so that the suite's holdout mean rises by --gain (0.10 is
-ten points; 0, the default, makes the phrase a neutral edit).`
+ten points; 0, the default, makes the phrase a neutral edit). --kinds S makes
+the tasks of a group move together: every system prompt lifts or sinks each
+group's rates by a logit offset drawn with spread S, fixed by the prompt and
+the group, so a neutral edit moves whole kinds at once.`
 
 // scriptedCommand serves the demo's scripted models until interrupted: the
 // oracle task model on the suite, then the scripted evolver. It prints their
@@ -34,6 +39,7 @@ func scriptedCommand(ctx context.Context, args []string) error {
 	sampler := fs.Bool("sampler", false, "serve a sampling model: a fresh draw per conversation at each task's rate")
 	gain := fs.Float64("gain", 0, "with --sampler: the holdout mean gain a prompt holding the phrase gives")
 	phrase := fs.String("phrase", scripted.DemoPhrase, "the sentence that helps")
+	kinds := fs.Float64("kinds", 0, "with --sampler: the logit spread by which any prompt edit moves each group's tasks together")
 	if err := parseFlags(fs, args, scriptedUsage); err != nil {
 		return err
 	}
@@ -43,11 +49,21 @@ func scriptedCommand(ctx context.Context, args []string) error {
 	if *gain != 0 && !*sampler {
 		return usageErr("--gain needs --sampler: the coin oracle's phrase solves every task")
 	}
+	if *kinds != 0 && !*sampler || *kinds < 0 || *kinds > 5 {
+		return usageErr("--kinds %g: give a logit spread from 0 to 5, with --sampler", *kinds)
+	}
 	o := scripted.Oracle{Suite: *suite, Phrase: *phrase, Rate: *rate}
 	if *sampler {
 		s, err := samplerFor(*suite, *gain)
 		if err != nil {
 			return err
+		}
+		if s.Kinds = *kinds; s.Kinds > 0 {
+			if s.Groups, err = suiteGroups(*suite); err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "sampler: every prompt moves each of the suite's %d groups by a logit offset of spread %g\n",
+				len(slices.Compact(slices.Sorted(maps.Values(s.Groups)))), s.Kinds)
 		}
 		o.Sample = s
 	}
@@ -65,6 +81,20 @@ func scriptedCommand(ctx context.Context, args []string) error {
 	fmt.Println(evolver.URL)
 	<-ctx.Done()
 	return nil
+}
+
+// suiteGroups maps every task id of the suite to its group.
+func suiteGroups(suite string) (map[string]string, error) {
+	tomls, _ := filepath.Glob(filepath.Join(suite, "*", "*", "task.toml"))
+	groups := map[string]string{}
+	for _, p := range tomls {
+		t, err := anchor.LoadTask(filepath.Dir(p))
+		if err != nil {
+			return nil, fmt.Errorf("sampler: %w", err)
+		}
+		groups[t.ID] = t.Group
+	}
+	return groups, nil
 }
 
 // samplerFor is the sampling model whose phrase raises the suite's holdout

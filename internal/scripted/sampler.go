@@ -1,6 +1,7 @@
 package scripted
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -109,15 +110,34 @@ type Sampler struct {
 	Mix   Mixture
 	Shift float64
 	Rand  func() float64 // a draw in [0, 1); nil uses math/rand/v2
+	// Kinds, above zero, makes the tasks of a group move together: every
+	// system prompt gives each group a logit offset, normal with this
+	// standard deviation and fixed by the prompt and the group, so any edit
+	// of the prompt lifts some kinds and sinks others, as a real model's
+	// sensitivity to its prompt does. Groups maps a task id to its group; a
+	// task it does not name is a group of its own.
+	Kinds  float64
+	Groups map[string]string
 }
 
 // chance is the sampler's solve rate for task id under a system prompt.
 func (s *Sampler) chance(phrase, system, id string) float64 {
 	r := s.Mix.Rate(id)
+	if s.Kinds > 0 {
+		group := cmp.Or(s.Groups[id], id)
+		r = Shifted(r, s.Kinds*normal(system+"\x00"+group))
+	}
 	if phrase != "" && strings.Contains(system, phrase) {
 		r = Shifted(r, s.Shift)
 	}
 	return r
+}
+
+// normal is a standard normal number fixed by key (Box-Muller on two of
+// its hash's units).
+func normal(key string) float64 {
+	u1, u2 := unit(key, "kind offset 1"), unit(key, "kind offset 2")
+	return math.Sqrt(-2*math.Log(1-u1)) * math.Cos(2*math.Pi*u2)
 }
 
 // draw decides one conversation.

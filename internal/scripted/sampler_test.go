@@ -143,3 +143,57 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// With Kinds, an edit of the prompt moves every task of a group the same
+// way, groups differently, and by offsets of the stated spread; without it,
+// no edit that lacks the phrase moves a chance.
+func TestSamplerKindsMoveTogether(t *testing.T) {
+	groups := map[string]string{}
+	var ids []string
+	for g := range 400 {
+		for v := range 3 {
+			id := fmt.Sprintf("k%d-v%d", g, v)
+			ids, groups[id] = append(ids, id), fmt.Sprintf("k%d", g)
+		}
+	}
+	flat := &Sampler{Mix: BenchMixture}
+	kinds := &Sampler{Mix: BenchMixture, Kinds: 1, Groups: groups}
+	logit := func(p float64) float64 { return math.Log(p / (1 - p)) }
+	up, down := 0, 0
+	var offsets []float64
+	for g := range 400 {
+		var moved []float64
+		for v := range 3 {
+			id := fmt.Sprintf("k%d-v%d", g, v)
+			if a, b := flat.chance("", "prompt A", id), flat.chance("", "prompt B", id); a != b {
+				t.Fatalf("without kinds an edit moved %s from %g to %g", id, a, b)
+			}
+			moved = append(moved, logit(kinds.chance("", "prompt B", id))-logit(kinds.chance("", "prompt A", id)))
+		}
+		for _, m := range moved[1:] {
+			if math.Abs(m-moved[0]) > 1e-9 {
+				t.Fatalf("group k%d's tasks moved apart: %v", g, moved)
+			}
+		}
+		if moved[0] > 0 {
+			up++
+		} else {
+			down++
+		}
+		offsets = append(offsets, moved[0])
+	}
+	// The difference of two offsets of spread 1 has spread √2.
+	sum, sq := 0.0, 0.0
+	for _, o := range offsets {
+		sum, sq = sum+o, sq+o*o
+	}
+	mean := sum / 400
+	sd := math.Sqrt(sq/400 - mean*mean)
+	if up < 150 || down < 150 || math.Abs(mean) > 0.25 || math.Abs(sd-math.Sqrt2) > 0.2 {
+		t.Errorf("400 groups: %d up, %d down, offsets mean %.3f spread %.3f; want about half each way, 0, 1.414",
+			up, down, mean, sd)
+	}
+	if a, b := kinds.chance("", "prompt A", "k1-v0"), kinds.chance("", "prompt A", "k1-v0"); a != b {
+		t.Errorf("one prompt gave one task two chances: %g, %g", a, b)
+	}
+}
