@@ -82,7 +82,7 @@ func help(cmd string) (string, bool) {
 // options are the flags that are not settings of the Anchor.
 type options struct {
 	harness, task, split, candidate string
-	force, asJSON, failed           bool
+	force, asJSON                   bool
 	repeat                          int
 	flags                           *flag.FlagSet
 }
@@ -136,8 +136,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	o := &options{flags: fs}
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&a.Home, "home", env("ANCHOR_HOME", ".anchor"), "the ledger's folder (ANCHOR_HOME)")
-	fs.StringVar(&a.Tasks, "tasks", env("ANCHOR_TASKS", "tasks/example"),
-		"the task suite: train/, holdout/, sealed/ (ANCHOR_TASKS)")
+	fs.StringVar(&a.Tasks, "tasks", "tasks/example", "the task suite, frozen for the ledger (ANCHOR_TASKS)")
 	fs.IntVar(&a.Jobs, "jobs", runtime.NumCPU(), "runs at a time (ANCHOR_JOBS)")
 	fs.Int64Var(&a.Budget, "budget", 100000,
 		"tokens one run may spend, in and out, enforced by the proxy; frozen for the ledger (ANCHOR_BUDGET)")
@@ -145,19 +144,18 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		"bytes of memory one sandbox may use as a whole; frozen for the ledger (ANCHOR_MEMORY)")
 	fs.IntVar(&a.Repeats, "repeats", 1, "init: runs per task and harness, frozen (ANCHOR_REPEATS)")
 	fs.Float64Var(&a.Alpha, "alpha", 0.05, "init: the gate's significance level, frozen (ANCHOR_ALPHA)")
-	fs.StringVar(&a.Screen, "screen", env("ANCHOR_SCREEN", "on"),
-		"init: on, or off to evaluate in full, frozen for the ledger (ANCHOR_SCREEN)")
-	fs.StringVar(&o.harness, "harness", "head", "init, run, eval, traces, replay: a folder, a hash or head")
+	fs.StringVar(&a.Screen, "screen", "on", "init: on, or off to evaluate in full, frozen (ANCHOR_SCREEN)")
+	fs.StringVar(&o.harness, "harness", "", "init, run, eval, replay: a folder, a hash or head (default head)")
 	fs.StringVar(&o.task, "task", "", "run: a task folder")
 	fs.IntVar(&o.repeat, "repeat", 0, "run: the repeat index (the proxy sends it as the seed)")
 	fs.StringVar(&a.Keep, "keep", "", "run: copy the agent's final tree into this folder")
-	fs.StringVar(&o.split, "split", "", "eval, traces: train, holdout or sealed")
+	fs.StringVar(&o.split, "split", "", "eval: train, holdout or sealed")
 	fs.StringVar(&o.candidate, "candidate", "", "apply: the candidate JSON file")
-	fs.BoolVar(&o.force, "force", false, "run, eval: run again even when the run cache has the answer")
+	fs.BoolVar(&o.force, "force", false, "run, eval: run again even when the run cache has the answer; "+
+		"init: measure a holdout that can never accept")
 	fs.BoolVar(&o.asJSON, "json", false, "eval: the result as JSON named by the ledger's columns")
-	fs.BoolVar(&o.failed, "failed", false, "traces: only runs that did not score 1")
 	var bad []string
-	for _, name := range []string{"jobs", "budget", "memory", "repeats", "alpha"} {
+	for _, name := range []string{"tasks", "screen", "jobs", "budget", "memory", "repeats", "alpha"} {
 		key := "ANCHOR_" + strings.ToUpper(name)
 		if v := os.Getenv(key); v != "" && fs.Set(name, v) != nil {
 			bad = append(bad, key+"="+v)
@@ -186,28 +184,26 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 			"--repeats at least 1, --alpha in (0, 1)")
 	case cmd == "apply" && o.candidate == "":
 		return nil, nil, errors.New("anchor apply needs --candidate FILE.json; see anchor apply -h")
-	case cmd == "traces" && o.split != "train" && o.split != "":
-		return nil, nil, errors.New("anchor traces serves --split train only; " +
-			"holdout and sealed traces are never shown")
 	case (cmd == "snapshot" || cmd == "rollback" || cmd == "replay") && fs.NArg() != 1:
 		return nil, nil, fmt.Errorf("anchor %s takes one argument; run anchor %s -h", cmd, cmd)
 	case cmd != "snapshot" && cmd != "rollback" && cmd != "replay" && fs.NArg() > 0:
 		return nil, nil, fmt.Errorf("anchor %s takes no argument %q; flags go before it, see anchor %s -h",
 			cmd, fs.Arg(0), cmd)
 	case cmd == "init" && !exists(filepath.Join(o.harness, "manifest.toml")):
-		return nil, nil, fmt.Errorf("%s is not a harness: it has no manifest.toml; pass --harness DIR", o.harness)
+		return nil, nil, fmt.Errorf("--harness %q is not a harness: it has no manifest.toml", o.harness)
 	case cmd == "snapshot" && !exists(fs.Arg(0)) || cmd == "run" && !exists(filepath.Join(o.task, "task.toml")):
 		return nil, nil, fmt.Errorf("anchor %s: no harness or task folder %q; see anchor %s -h",
 			cmd, fs.Arg(0)+o.task, cmd)
 	}
-	o.harness = cmp.Or(fs.Arg(0), o.harness)
-	return a, o, nil
+	abs, err := filepath.Abs(a.Tasks) // a suite is frozen by its absolute path
+	a.Tasks = abs
+	return a, o, err
 }
 
 // preflight checks the tools a command needs before anything is written.
 func preflight(cmd string) error {
 	tools := []string{"go", "bwrap", "prlimit", "git"}
-	if cmd == "snapshot" || cmd == "traces" {
+	if cmd == "snapshot" {
 		return nil
 	}
 	installs := []string{"the Go toolchain (go.dev/dl)", "bubblewrap (apt-get install bubblewrap)",
@@ -223,15 +219,13 @@ func preflight(cmd string) error {
 // frozenSettings are the settings init records for the ledger's life: a
 // run's conditions (budget, memory) and the gate's rule (repeats, alpha).
 // A cached run was measured under them, so they can never change.
-var frozenSettings = []string{"repeats", "alpha", "budget", "memory", "screen"}
+var frozenSettings = []string{"repeats", "alpha", "budget", "memory", "screen", "tasks"}
 
 // frozen holds the ledger to what init recorded (I1 and the gate): the
 // model must match, and so must each frozen setting that is given; one not
 // given takes the ledger's value.
 func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
-	if cmd == "snapshot" || cmd == "traces" {
-		// traces reads the ledger's own model; init too: one that failed half
-		// way has frozen what it ran under
+	if cmd == "snapshot" { // a snapshot is of no model and no setting
 		return nil
 	}
 	model, err := a.meta("model")
@@ -253,8 +247,8 @@ func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
 			continue // a ledger older than this setting's freezing
 		}
 		if given[name] && fs.Lookup(name).Value.String() != kept {
-			return fmt.Errorf("this ledger froze --%s %s at init; unset --%s and ANCHOR_%s, or use a new --home",
-				name, kept, name, strings.ToUpper(name))
+			return fmt.Errorf("this ledger froze --%s %s at init, not %s; unset --%s and ANCHOR_%s, "+
+				"or use a new --home", name, kept, fs.Lookup(name).Value, name, strings.ToUpper(name))
 		}
 		if err := fs.Set(name, kept); err != nil {
 			return fmt.Errorf("the ledger's %s %q: %w", name, kept, err)
@@ -266,6 +260,9 @@ func (a *Anchor) frozen(cmd string, fs *flag.FlagSet) error {
 func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 	switch cmd {
 	case "init":
+		if err := a.canAccept(); err != nil && !o.force {
+			return err
+		}
 		return a.Init(ctx, o.harness)
 	case "apply":
 		if err := a.Apply(ctx, o.candidate); err != nil || !a.rejected {
@@ -273,21 +270,15 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 		}
 		return errors.New("the candidate was rejected (see above); ratchet log lists the generations")
 	case "replay":
-		harness := ""
-		o.flags.Visit(func(f *flag.Flag) {
-			if f.Name == "harness" {
-				harness = f.Value.String()
-			}
-		})
-		return a.Replay(ctx, o.flags.Arg(0), harness)
+		return a.Replay(ctx, o.flags.Arg(0), o.harness)
 	case "rollback":
-		gen, err := strconv.Atoi(o.harness)
+		gen, err := strconv.Atoi(o.flags.Arg(0))
 		if err != nil {
-			return fmt.Errorf("rollback %q: want a generation number from ratchet log", o.harness)
+			return fmt.Errorf("rollback %q: want a generation number from ratchet log", o.flags.Arg(0))
 		}
 		return a.Rollback(ctx, gen)
 	case "snapshot":
-		hash, err := a.Snapshot(o.harness)
+		hash, err := a.Snapshot(o.flags.Arg(0))
 		if err == nil {
 			fmt.Fprintln(a.Out, hash)
 		}
@@ -301,8 +292,6 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 	switch cmd {
 	case "run":
 		v, err = a.RunTask(ctx, hash, o.task, o.repeat, o.force)
-	case "traces":
-		v, err = a.traces(hash, o.failed)
 	case "eval":
 		var e splitEval
 		e, err = a.Evaluate(ctx, hash, o.split, o.force)
@@ -314,17 +303,6 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 		}
 	}
 	return a.printJSON(v, err)
-}
-
-// traces lists the latest train run of each task and repeat of a harness.
-func (a *Anchor) traces(hash string, failed bool) ([]Run, error) {
-	// The ledger's own model, so that reading needs no MODEL_* settings (a
-	// ledger that was never initialised has none: MODEL_*'s then).
-	return scan(a.db, (*Run).fields, `SELECT `+runCols+` FROM runs r WHERE split = 'train' AND harness_hash = ?
-		AND model = COALESCE((SELECT value FROM meta WHERE key = 'model'), ?) AND (NOT ? OR score < 1)
-		AND created_at = (SELECT MAX(created_at) FROM runs WHERE task_id = r.task_id AND repeat = r.repeat
-			AND split = 'train' AND harness_hash = r.harness_hash AND model = r.model) ORDER BY task_id, repeat`,
-		hash, a.Model(), failed)
 }
 
 // Model names the frozen model of a run (see ModelID).

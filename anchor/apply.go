@@ -35,13 +35,33 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 		return err
 	}
 	_, err = a.db.Exec(`INSERT OR REPLACE INTO meta VALUES('model', ?), ('repeats', ?), ('alpha', ?),
-		('budget', ?), ('memory', ?), ('harness_dir', ?), ('screen', ?)`, a.Model(), strconv.Itoa(a.Repeats),
-		strconv.FormatFloat(a.Alpha, 'g', -1, 64), strconv.FormatInt(a.Budget, 10), strconv.FormatInt(a.Memory, 10),
-		abs, cmp.Or(a.Screen, "on"))
+		('budget', ?), ('memory', ?), ('harness_dir', ?), ('screen', ?), ('tasks', ?)`, a.Model(),
+		strconv.Itoa(a.Repeats), strconv.FormatFloat(a.Alpha, 'g', -1, 64), strconv.FormatInt(a.Budget, 10),
+		strconv.FormatInt(a.Memory, 10), abs, cmp.Or(a.Screen, "on"), a.Tasks)
 	if err != nil {
 		return fmt.Errorf("record the frozen settings: %w", err)
 	}
 	return a.newHead(ctx, &Gen{Gen: 0, Hash: hash, Decision: "baseline", Reason: "hand-written baseline"})
+}
+
+// canAccept refuses, before init spends a token, a holdout of fewer groups
+// than the sign test needs at the ledger's alpha: with all of n fixed p is
+// 2^-n, so no candidate could ever be accepted. A task that does not load
+// is left to the evaluation, which names it.
+func (a *Anchor) canAccept() error {
+	holdout, _ := filepath.Glob(filepath.Join(a.Tasks, "holdout", "*", "task.toml"))
+	groups := map[string]bool{}
+	for _, p := range holdout {
+		if t, err := LoadTask(filepath.Dir(p)); err == nil {
+			groups[t.Group] = true
+		}
+	}
+	if best := SignTest(len(groups), 0); best > a.Alpha {
+		return status{fmt.Errorf("%s has %d holdout groups: at alpha %g even a candidate that fixes them all "+
+			"has p = %.3f and is rejected; add holdout tasks of other groups (ratchet plan --tasks shows the gain "+
+			"a suite can detect), or pass --force to measure it all the same", a.Tasks, len(groups), a.Alpha, best), 2}
+	}
+	return nil
 }
 
 // newHead scores g's snapshot (from the cache where it can), makes it the

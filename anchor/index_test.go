@@ -1,10 +1,14 @@
 package anchor
 
 import (
+	"database/sql"
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -96,17 +100,106 @@ func playedByTable(name string) bool {
 	return err == nil && a.runBy == ""
 }
 
-// TestTracesServeTrainOnly: the evolver reads traces through anchor traces,
-// and that command refuses holdout and sealed before it opens anything.
-func TestTracesServeTrainOnly(t *testing.T) {
+// TestInitRefusesAHoldoutThatCannotAccept: a holdout of fewer groups than
+// the sign test needs at the ledger's alpha is refused before anything is
+// run or frozen, saying how many groups it has; five groups are enough at
+// alpha 0.05 (p = 1/32), and that init goes on to need a model, as one
+// given --force does.
+func TestInitRefusesAHoldoutThatCannotAccept(t *testing.T) {
 	dir := t.TempDir()
-	for _, split := range []string{"holdout", "sealed"} {
-		out, err := anchorCmd(t, dir, os.Getenv("PATH"), "traces", "--split", split)
-		if err == nil || !strings.Contains(out, "--split train only") {
-			t.Errorf("traces --split %q: %v\n%s", split, err, out)
+	os.MkdirAll(filepath.Join(dir, "h"), 0o755)
+	os.WriteFile(filepath.Join(dir, "h", "manifest.toml"), []byte("name = \"h\"\n"), 0o644)
+	addHoldout := func(id, group string) {
+		d := filepath.Join(dir, "suite", "holdout", id)
+		os.MkdirAll(d, 0o755)
+		toml := fmt.Sprintf("prompt = \"fix it\"\ntest = \"go test ./...\"\ngroup = %q\n", group)
+		os.WriteFile(filepath.Join(d, "task.toml"), []byte(toml), 0o644)
+	}
+	for i := range 6 { // six tasks in four groups
+		addHoldout(fmt.Sprintf("t%d", i), fmt.Sprintf("g%d", i%4))
+	}
+	out, err := anchorCmd(t, dir, os.Getenv("PATH"), "init", "--harness", "h")
+	if code := exitCode(err); code != 2 || !strings.Contains(out, "has 4 holdout groups") ||
+		!strings.Contains(out, "p = 0.062") {
+		t.Fatalf("init on four holdout groups: exit %d, want 2 and a refusal:\n%s", code, out)
+	}
+	if meta := ledgerMeta(t, filepath.Join(dir, ".anchor")); len(meta) > 0 {
+		t.Errorf("a refused init froze %v", meta)
+	}
+	out, err = anchorCmd(t, dir, os.Getenv("PATH"), "init", "--force", "--harness", "h")
+	if strings.Contains(out, "holdout groups") || err == nil {
+		t.Errorf("init --force on four holdout groups was refused for them, or needed no model: %v\n%s", err, out)
+	}
+	addHoldout("t6", "g4")
+	out, err = anchorCmd(t, dir, os.Getenv("PATH"), "init", "--harness", "h")
+	if strings.Contains(out, "holdout groups") || err == nil {
+		t.Errorf("init on five holdout groups was refused for them, or needed no model: %v\n%s", err, out)
+	}
+}
+
+// TestLedgerKeepsItsSuite: init freezes the suite's absolute path; a
+// command given another suite (by flag or ANCHOR_TASKS) is refused with a
+// line naming both, and one given none uses the ledger's.
+func TestLedgerKeepsItsSuite(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, ".anchor")
+	frozen := filepath.Join(dir, "frozen-suite")
+	os.MkdirAll(home, 0o755)
+	a := &Anchor{Home: home}
+	if err := a.open(); err != nil {
+		t.Fatal(err)
+	}
+	a.db.Exec(`INSERT INTO meta VALUES('tasks', ?)`, frozen)
+	a.db.Close()
+	os.MkdirAll(filepath.Join(dir, "h"), 0o755)
+	os.WriteFile(filepath.Join(dir, "h", "manifest.toml"), []byte("name = \"h\"\n"), 0o644)
+	// anchorCmd sets ANCHOR_TASKS to dir/suite.
+	for _, args := range [][]string{{"eval", "--split", "holdout"}, {"eval", "--tasks", "other", "--split", "holdout"}} {
+		out, err := anchorCmd(t, dir, os.Getenv("PATH"), args...)
+		if code := exitCode(err); code == 0 || !strings.Contains(out, "froze --tasks "+frozen+" at init, not "+dir) ||
+			strings.Count(strings.TrimSpace(out), "\n") > 0 {
+			t.Errorf("anchor %v on a ledger of another suite: exit %d, want one line naming both:\n%s", args, code, out)
 		}
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
-		t.Errorf("a refused traces left %v on disk", entries)
+	self, _ := os.Executable()
+	cmd := exec.Command(self, "eval", "--harness", "h", "--split", "holdout")
+	cmd.Dir, cmd.Env = dir, []string{"ANCHOR_TEST_MAIN=1", "PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no tasks in "+filepath.Join(frozen, "holdout")) {
+		t.Errorf("anchor eval with no suite given did not read the ledger's: %v\n%s", err, out)
 	}
+}
+
+// exitCode is a finished command's exit status, 0 when err is nil.
+func exitCode(err error) int {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// ledgerMeta is the meta table of the ledger in home.
+func ledgerMeta(t *testing.T, home string) map[string]string {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(home, "ledger.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	meta := map[string]string{}
+	rows, err := db.Query(`SELECT key, value FROM meta`)
+	if err != nil {
+		return meta // no ledger, or no table: nothing frozen
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		rows.Scan(&k, &v)
+		meta[k] = v
+	}
+	return meta
 }

@@ -30,9 +30,11 @@ func (a *Anchor) Replay(ctx context.Context, id, harness string) error {
 	t, err := LoadTask(filepath.Join(a.Tasks, old.Split, old.TaskID))
 	files, err2 := ReadTree(t.Dir, true)
 	switch {
-	case err != nil || err2 != nil || HashOf(files) != old.TaskHash:
-		err = fmt.Errorf("task %s/%s on disk is not the one run %s was scored on; point --tasks at its suite",
-			old.Split, old.TaskID, id)
+	case err != nil:
+		err = fmt.Errorf("task %s/%s of run %s is missing from the suite %s", old.Split, old.TaskID, id, a.Tasks)
+		return status{err, 2}
+	case err2 != nil || HashOf(files) != old.TaskHash:
+		err = fmt.Errorf("task %s/%s on disk has changed since run %s was scored on it", old.Split, old.TaskID, id)
 		return status{err, 2}
 	case old.Model != a.Model():
 		err = fmt.Errorf("run %s was of model %s; set MODEL_NAME and MODEL_OPTIONS as they were", id, old.Model)

@@ -74,7 +74,7 @@ func TestCommandLineHelpAndBadInputChangeNothing(t *testing.T) {
 			t.Errorf("anchor %v: %v\n%s", args, err, out)
 		}
 	}
-	for _, args := range [][]string{{"frob"}, {"eval", "--nope"}, {"eval", "--jobs", "x"}, {"traces", "extra", "--json=maybe"}} {
+	for _, args := range [][]string{{"frob"}, {"eval", "--nope"}, {"eval", "--jobs", "x"}, {"eval", "extra", "--json=maybe"}} {
 		if out, err := anchorCmd(t, dir, path, args...); err == nil || strings.Count(strings.TrimSpace(out), "\n") > 0 {
 			t.Errorf("anchor %v: %v, want one line:\n%s", args, err, out)
 		}

@@ -139,7 +139,7 @@ func (a *Anchor) resolveHarness(arg string) (string, error) {
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
 		return a.Snapshot(arg)
 	}
-	if arg == "head" {
+	if arg == "head" || arg == "" {
 		h, err := a.head()
 		return h.Hash, err
 	}

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"ratchet/anchor"
+	"ratchet/internal/ledgerdb"
 	"ratchet/internal/show"
 )
 
@@ -45,6 +46,7 @@ type Config struct {
 	TestCommand string   // the evolve task's test, run in harness/: the harness must build and pass it
 	Goal        string   // the operator's goal for every round of this run; "" takes goals.txt's, one per round
 	Out         io.Writer
+	play        func(context.Context) Round // plays a round in Run; nil is Round (tests script it)
 }
 
 // Round is one line of the evolve log ($ANCHOR_HOME/evolve.jsonl).
@@ -71,7 +73,8 @@ const DefaultTest = "go vet ./... && go test -short ./..."
 
 // FromEnv reads the settings the anchor reads, plus the evolver's own.
 func FromEnv(harness string) (Config, error) {
-	c := Config{Home: env("ANCHOR_HOME", ".anchor"), Tasks: env("ANCHOR_TASKS", "tasks/example"), Harness: harness,
+	home := env("ANCHOR_HOME", ".anchor")
+	c := Config{Home: home, Tasks: ledgerdb.Suite(home), Harness: harness,
 		RoundBudget: 200000, DailyBudget: 5000000, TestCommand: env("EVOLVE_TEST", DefaultTest), Out: os.Stdout}
 	for _, v := range []struct {
 		name string
@@ -176,6 +179,7 @@ var ErrStop = errors.New("evolve: stopped")
 // Run plays rounds: n of them, or until stopped when loop is set. Before each
 // round it checks the STOP file ($ANCHOR_HOME/STOP) and the daily budget.
 func (c Config) Run(ctx context.Context, n int, loop bool) error {
+	hopeless := 0 // rounds in a row that could not have been accepted at best
 	for i := 0; loop || i < n; i++ {
 		if _, err := os.Stat(filepath.Join(c.Home, "STOP")); err == nil {
 			fmt.Fprintf(c.Out, "evolve: %s exists; stopping before round %d\n", filepath.Join(c.Home, "STOP"), i+1)
@@ -185,7 +189,11 @@ func (c Config) Run(ctx context.Context, n int, loop bool) error {
 			fmt.Fprintf(c.Out, "evolve: today's budget is spent (%d of %d tokens); stopping\n", spent, c.DailyBudget)
 			return nil
 		}
-		r := c.Round(ctx)
+		play := c.play
+		if play == nil {
+			play = c.Round
+		}
+		r := play(ctx)
 		if err := c.record(r); err != nil {
 			return err
 		}
@@ -196,9 +204,29 @@ func (c Config) Run(ctx context.Context, n int, loop bool) error {
 		if r.Decision == "error" && !loop {
 			return errors.New(r.Reason)
 		}
+		hopeless++
+		if r.Decision != "reject" || !strings.Contains(r.Reason, bestCaseFails) {
+			hopeless = 0
+		}
+		if loop && hopeless >= HopelessRounds {
+			fmt.Fprintf(c.Out, "evolve: the last %d rounds could not have been accepted even had every task left "+
+				"scored 1; this suite's holdout cannot show a gain from this head (ratchet plan --gain shows what "+
+				"it can detect); stopping\n", hopeless)
+			return nil
+		}
 	}
 	return nil
 }
+
+// HopelessRounds is how many rounds in a row that could not have been
+// accepted even at best (the anchor's screen says so: bestCaseFails) stop
+// ratchet evolve --loop: each spent an evolver's and a model's tokens on a
+// suite that, from this head, cannot show a gain.
+const HopelessRounds = 3
+
+// bestCaseFails is the anchor's screen's reason for a candidate that would
+// be rejected even if every unit it had not run yet scored 1.
+const bestCaseFails = "cannot pass even if every unit left scored 1"
 
 func summary(r Round) string {
 	f := func(p *float64) string {

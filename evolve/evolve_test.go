@@ -565,7 +565,7 @@ func TestEvolveJudgesARaisedStepCap(t *testing.T) {
 		EvolveEnv: evolveEnv(environ), RoundBudget: 50000, DailyBudget: 1 << 40,
 		TestCommand: DefaultTest, Out: &out}
 	ctx := context.Background()
-	if _, err := c.anchor(ctx, c.TaskEnv, "init", "--harness", harness); err != nil {
+	if _, err := c.anchor(ctx, c.TaskEnv, "init", "--force", "--harness", harness); err != nil {
 		t.Fatal(err)
 	}
 	r := c.Round(ctx)

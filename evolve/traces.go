@@ -15,6 +15,7 @@ import (
 
 	"ratchet/anchor"
 	"ratchet/harness/trace"
+	"ratchet/internal/show"
 )
 
 // partLimit keeps every file of the workspace readable whole through the
@@ -188,7 +189,7 @@ func writeTrace(dir string, r anchor.Run) (traceRow, error) {
 			fmt.Fprintf(text(current), "\n--- error ---\n%s\n", e.Message)
 			calls = append(calls, callRow{step: current, tool: "(model or loop)", errs: firstLine(e.Message), chars: -1})
 		case trace.Done:
-			row.ended = fmt.Sprintf("%s after %d steps", e.Reason, e.Steps)
+			row.ended = fmt.Sprintf("%s after %s", e.Reason, show.Count(e.Steps, "step"))
 			fmt.Fprintf(text(current), "\n--- run ended: %s, usage %s ---\n", row.ended, compact(e.Usage))
 		default:
 			// Not an event the loop writes, or one whose values do not fit

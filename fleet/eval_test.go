@@ -38,7 +38,7 @@ func TestEvalThroughFleet(t *testing.T) {
 		if out, err := exec.Command("cp", "-r", filepath.Join(repoRoot(), "harness"), harness).CombinedOutput(); err != nil {
 			t.Fatalf("copy the harness: %v: %s", err, out)
 		}
-		cmd := exec.Command(filepath.Join(bin, "anchor"), "init", "--home", home, "--tasks", tasks, "--harness", harness, "--repeats", "2")
+		cmd := exec.Command(filepath.Join(bin, "anchor"), "init", "--force", "--home", home, "--tasks", tasks, "--harness", harness, "--repeats", "2")
 		cmd.Env = append(append(env[:len(env):len(env)], "ANCHOR_JOBS=4"), extra...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("anchor init %v: %v\n%s", extra, err, out)

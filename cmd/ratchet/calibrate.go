@@ -19,7 +19,7 @@ $ANCHOR_HOME/calibration.jsonl (the dashboard shows the latest). It spends token
 N holdout evaluations.
 
 Environment: ANCHOR_HOME (the ledger, default .anchor), ANCHOR_TASKS (the suite,
-default tasks/example), MODEL_* (the task model).`
+default the one the ledger froze at init), MODEL_* (the task model).`
 
 // calibrateCommand is ratchet calibrate: the gate's false-accept rate,
 // measured with the live model on neutral variants of the head.

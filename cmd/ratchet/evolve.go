@@ -17,7 +17,7 @@ Plays evolve rounds under the anchor: the head harness, run by the evolver's mod
 of complete train traces and every earlier candidate, proposes a one-file edit; anchor apply judges it.
 
 Environment: ANCHOR_HOME (the ledger, default .anchor), ANCHOR_TASKS (the suite, default
-tasks/example), MODEL_* (the task model), EVOLVE_MODEL_* (the evolver's model, overriding MODEL_*),
+the one the ledger froze at init), MODEL_* (the task model), EVOLVE_MODEL_* (the evolver's model, overriding MODEL_*),
 EVOLVE_ROUND_BUDGET (tokens per round, default 200000), EVOLVE_DAILY_BUDGET (tokens per UTC day,
 default 5000000), EVOLVE_TEST (what the edited harness must pass, default
 "go vet ./... && go test -short ./..."). $ANCHOR_HOME/goals.txt queues goals, one a line, one

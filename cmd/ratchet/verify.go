@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"ratchet/audit"
+	"ratchet/internal/ledgerdb"
 	"ratchet/internal/show"
 )
 
@@ -29,7 +30,7 @@ Environment: ANCHOR_HOME sets --home, ANCHOR_TASKS --tasks.`
 func verifyCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	home := fs.String("home", cmp.Or(os.Getenv("ANCHOR_HOME"), ".anchor"), "the anchor's home, holding ledger.db (ANCHOR_HOME)")
-	tasks := fs.String("tasks", cmp.Or(os.Getenv("ANCHOR_TASKS"), "tasks/example"), "the task suite the runs were scored on (ANCHOR_TASKS)")
+	tasks := fs.String("tasks", "", "the task suite the runs were scored on (ANCHOR_TASKS; default the one the ledger froze at init)")
 	asJSON := fs.Bool("json", false, "print the certificates as JSON")
 	if err := parseFlags(fs, args, verifyUsage); err != nil {
 		return err
@@ -38,7 +39,7 @@ func verifyCommand(ctx context.Context, args []string) error {
 	if err != nil || fs.NArg() > 1 || gen < -1 {
 		return usageErr("ratchet verify takes at most one generation number, not %q; ratchet log lists them", fs.Args())
 	}
-	certs, err := audit.Ledger{Home: *home, Tasks: *tasks}.Verify(ctx, gen)
+	certs, err := audit.Ledger{Home: *home, Tasks: cmp.Or(*tasks, ledgerdb.Suite(*home))}.Verify(ctx, gen)
 	if err != nil {
 		return withStatus(exitUsage, err)
 	}

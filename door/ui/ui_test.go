@@ -146,14 +146,12 @@ func buildLedger(t *testing.T, dir string) string {
 		diff := exec.Command("git", "diff", "--no-index", "--no-prefix", "a", "b")
 		diff.Dir = dir
 		out, _ := diff.Output()
-		// With repeats, anchor traces --failed may list none though a repeat
-		// failed (it keeps one run per task); any train trace will do here.
-		traces := anchor("traces", "--split", "train", "--json")
-		var runs []struct{ ID string }
-		if err := json.Unmarshal([]byte(traces), &runs); err != nil || len(runs) == 0 {
-			t.Fatalf("no train traces to cite (%v):\n%s", err, traces)
+		// Any train run will do as the trace the candidate cites.
+		runs := stored(t, home, `SELECT id FROM runs WHERE split = 'train' ORDER BY created_at`)
+		if len(runs) == 0 {
+			t.Fatal("no train runs to cite")
 		}
-		cand, _ := json.Marshal(map[string]any{"diff": "c.diff", "component": c.file, "hypothesis": c.hypothesis, "trace_ids": []string{runs[0].ID}, "goal": c.goal})
+		cand, _ := json.Marshal(map[string]any{"diff": "c.diff", "component": c.file, "hypothesis": c.hypothesis, "trace_ids": []string{runs[0]}, "goal": c.goal})
 		testtree.Write(t, dir, map[string]string{"c.diff": string(out), "c.json": string(cand)})
 		anchor("apply", "--candidate", filepath.Join(dir, "c.json"))
 	}

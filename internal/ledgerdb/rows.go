@@ -1,6 +1,10 @@
 package ledgerdb
 
-import "context"
+import (
+	"context"
+	"os"
+	"path/filepath"
+)
 
 // The row types below are the one place outside the anchor where a ledger
 // column is mapped to a Go field. They hold what Ratchet's readers use, not
@@ -103,4 +107,21 @@ func Meta(ctx context.Context, path string) (map[string]string, error) {
 		meta[r.Key] = r.Value
 	}
 	return meta, nil
+}
+
+// Suite is the task suite a command on the ledger in home uses: ANCHOR_TASKS
+// when it is set, else the suite the ledger froze at init, else
+// tasks/example (a ledger older than the freezing, or none yet). The anchor
+// refuses a suite that is not the ledger's, naming both.
+func Suite(home string) string {
+	if s := os.Getenv("ANCHOR_TASKS"); s != "" {
+		return s
+	}
+	path := filepath.Join(home, "ledger.db")
+	if _, err := os.Stat(path); err == nil {
+		if meta, err := Meta(context.Background(), path); err == nil && meta["tasks"] != "" {
+			return meta["tasks"]
+		}
+	}
+	return "tasks/example"
 }

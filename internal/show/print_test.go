@@ -140,7 +140,6 @@ func TestNoCommandPrintsAnAgentsEscapes(t *testing.T) {
 	clean(t, "ratchet log --json", run(ratchet, "log", "--json"), true)
 	clean(t, "ratchet verify", runWith(true, ratchet, "verify"), false)
 	clean(t, "ratchet verify --json", runWith(true, ratchet, "verify", "--json"), true)
-	clean(t, "anchor traces --json", run(anchorBin, "traces", "--split", "train", "--json"), true)
 	clean(t, "ratchet evolve --history", run(ratchet, "evolve", "--history"), false)
 	clean(t, "ratchet sessions", run(ratchet, "sessions"), false)
 	clean(t, "ratchet sessions --json", run(ratchet, "sessions", "--json"), false)
