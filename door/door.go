@@ -469,8 +469,11 @@ func (d *Door) Records(session string) ([]Record, error) {
 
 // Session is one line of `ratchet sessions`.
 type Session struct {
-	ID, Project, Last, Outcome string
-	Requests                   int
+	ID       string `json:"id"`
+	Project  string `json:"project"`
+	Last     string `json:"last"`    // when its latest request finished
+	Outcome  string `json:"outcome"` // its latest request's
+	Requests int    `json:"requests"`
 }
 
 // Sessions lists the sessions, most recent first.

@@ -295,7 +295,10 @@ func describe(line string) string {
 	case trace.Error:
 		return "  error: " + clip(e.Message, 200)
 	case trace.Done:
-		return fmt.Sprintf("  done: %s after %d steps", e.Reason, e.Steps)
+		if e.Reason == "completed" && e.Steps > 0 { // the last step is the answer, which calls no tool
+			return fmt.Sprintf("  done: %s after %s (step %d: the answer)", e.Reason, show.Count(e.Steps, "step"), e.Steps)
+		}
+		return fmt.Sprintf("  done: %s after %s", e.Reason, show.Count(e.Steps, "step"))
 	}
 	return ""
 }

@@ -50,11 +50,20 @@ func TestDescribe(t *testing.T) {
 		2:  `  step 1: read_file {"path":"a.go"}`,
 		4:  `  step 1: rm {}`,
 		8:  `  error: model: http 429: budget_exhausted`,
-		10: `  done: completed after 2 steps`,
+		10: `  done: completed after 2 steps (step 2: the answer)`,
 	}
 	for i, line := range oldTrace {
 		if got := describe(line + "\n"); got != want[i] {
 			t.Errorf("describe(%s) = %q, want %q", line, got, want[i])
+		}
+	}
+	for line, want := range map[string]string{
+		`{"type":"done","steps":1,"reason":"completed"}`:   `  done: completed after 1 step (step 1: the answer)`,
+		`{"type":"done","steps":1,"reason":"max_steps"}`:   `  done: max_steps after 1 step`,
+		`{"type":"done","steps":0,"reason":"model_error"}`: `  done: model_error after 0 steps`,
+	} {
+		if got := describe(line + "\n"); got != want {
+			t.Errorf("describe(%s) = %q, want %q", line, got, want)
 		}
 	}
 }

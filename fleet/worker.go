@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"ratchet/anchor"
@@ -74,7 +75,10 @@ func (f *Fleet) Work(ctx context.Context, w *Worker) error {
 			for ctx.Err() == nil {
 				msg, err := f.queue.Next(jetstream.FetchMaxWait(3 * time.Second))
 				if err != nil {
-					if !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+					// An idle queue answers a fetch with a timeout: nothing to say.
+					idle := errors.Is(err, jetstream.ErrNoMessages) || errors.Is(err, context.DeadlineExceeded) ||
+						errors.Is(err, nats.ErrTimeout)
+					if !idle && ctx.Err() == nil {
 						w.logf("take a job: %v", err)
 						time.Sleep(time.Second)
 					}
@@ -84,8 +88,13 @@ func (f *Fleet) Work(ctx context.Context, w *Worker) error {
 			}
 		})
 	}
+	wg.Go(func() {
+		<-ctx.Done()
+		w.logf("worker %s: told to stop; a job in progress goes back to the queue", w.Name)
+	})
 	wg.Wait()
 	f.workers.Delete(context.Background(), w.Name)
+	w.logf("worker %s: stopped", w.Name)
 	return nil
 }
 

@@ -22,6 +22,7 @@ const usage = `usage: ratchet COMMAND
   verify [--json] [GEN]   re-derive every decision (or GEN's) from the ledger at zero tokens
   plan [--aa N] [--p P --holdout N] [--json]   what gain the gate can detect on this suite
   calibrate [--n N] [--variants DIR] [--json]   the gate's false-accept rate measured with the live model
+  scripted-model [--suite DIR] [--sampler [--gain G] [--kinds S]]   scripted stand-in models (make demo, gate power)
 
 Run ratchet COMMAND -h for a command's flags, their defaults and the environment
 variables it reads. The model comes from MODEL_API, MODEL_URL, MODEL_NAME,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 
+	"ratchet/internal/show"
 	"ratchet/tasks"
 )
 
@@ -38,7 +39,7 @@ func validateCommand(ctx context.Context, args []string) error {
 		for _, p := range problems {
 			fmt.Println("BAD suite: " + p)
 		}
-		return fmt.Errorf("the suite cannot be used as it is (%d problems, BAD suite above)", len(problems))
+		return fmt.Errorf("the suite cannot be used as it is (%s, BAD suite above)", show.Count(len(problems), "problem"))
 	}
 	if line, weak, err := tasks.Detection(ctx, fs.Arg(0), 0.05, *gain); err != nil {
 		return err

@@ -104,8 +104,12 @@ func TestMCPWithTheSDKClient(t *testing.T) {
 		t.Error("the client's command ran")
 	}
 	_, ss := call(t, cs, "sessions", nil)
-	if list, _ := ss["sessions"].([]any); len(list) != 1 {
+	list, _ := ss["sessions"].([]any)
+	if len(list) != 1 {
 		t.Errorf("sessions = %v", ss)
+	} else if first, _ := list[0].(map[string]any); first["id"] == nil || first["requests"] == nil || first["ID"] != nil {
+		// snake_case keys, as every JSON of the project (docs/OPERATOR.md, "JSON")
+		t.Errorf("a session's keys are not snake_case: %v", first)
 	}
 	_, gens := call(t, cs, "ledger_generations", map[string]any{"limit": 5})
 	if rows, _ := gens["rows"].([]any); len(rows) != 1 || rows[0].(map[string]any)["decision"] != "baseline" || rows[0].(map[string]any)["head"] != float64(1) {

@@ -249,8 +249,14 @@ func modelDown(rec door.Record) string {
 }
 
 type chatRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
+	Model  string `json:"model"`
+	Stream bool   `json:"stream"`
+	// With include_usage a stream ends with a chunk of no choices that
+	// carries the usage, every chunk before it "usage": null (OpenAI's
+	// chat completions streaming).
+	StreamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
 	User     string `json:"user"`
 	Messages []struct {
 		Role    string          `json:"role"`
@@ -280,8 +286,8 @@ func Summary(rec door.Record) string {
 	if len(rec.Changed) > 0 {
 		changed = strings.Join(rec.Changed, ", ")
 	}
-	s := fmt.Sprintf("%s\n\n---\noutcome: %s after %d steps; files changed: %s; tests before: %s; tests after: %s; session: %s; record: %s\nharness: %s",
-		strings.TrimSpace(rec.Answer), rec.Outcome, rec.Steps, changed, rec.TestsBefore, rec.TestsAfter, rec.Session, rec.ID, rec.Harness)
+	s := fmt.Sprintf("%s\n\n---\noutcome: %s after %s; files changed: %s; tests before: %s; tests after: %s; session: %s; record: %s\nharness: %s",
+		strings.TrimSpace(rec.Answer), rec.Outcome, show.Count(rec.Steps, "step"), changed, rec.TestsBefore, rec.TestsAfter, rec.Session, rec.ID, rec.Harness)
 	if len(rec.Withheld) > 0 {
 		s += "\nnot written back (dot-paths and links never leave the sandbox): " + strings.Join(rec.Withheld, ", ")
 	}
@@ -336,8 +342,12 @@ func (h Handler) chat(w http.ResponseWriter, r *http.Request, e *entry) {
 			w.Header().Set("Cache-Control", "no-cache")
 			started = true
 		}
-		b, _ := show.JSON(map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": "ratchet",
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
+		c := map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": "ratchet",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+		if req.StreamOptions.IncludeUsage {
+			c["usage"] = nil
+		}
+		b, _ := show.JSON(c)
 		fmt.Fprintf(w, "data: %s\n\n", b)
 		if flusher != nil {
 			flusher.Flush()
@@ -367,6 +377,12 @@ func (h Handler) chat(w http.ResponseWriter, r *http.Request, e *entry) {
 		chunk(map[string]any{"content": "\n" + Summary(rec)}, nil)
 	}
 	chunk(map[string]any{}, "stop")
+	if req.StreamOptions.IncludeUsage {
+		b, _ := show.JSON(map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": "ratchet",
+			"choices": []any{}, "usage": map[string]any{"prompt_tokens": rec.TokensIn, "completion_tokens": rec.TokensOut,
+				"total_tokens": rec.TokensIn + rec.TokensOut}})
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
 	io.WriteString(w, "data: [DONE]\n\n")
 }
 

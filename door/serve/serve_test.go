@@ -68,6 +68,7 @@ func TestOpenAIClient(t *testing.T) {
 	proj2 := proj
 	stream := client.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
 		Model: "ratchet", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("And this one.")},
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}, option.WithHeader("X-Ratchet-Project", proj2), option.WithHeader("X-Ratchet-Session", ss[0].ID))
 	var acc openai.ChatCompletionAccumulator
 	chunks := 0
@@ -81,6 +82,10 @@ func TestOpenAIClient(t *testing.T) {
 	content := acc.Choices[0].Message.Content
 	if chunks < 4 || !strings.Contains(content, "step 1: write_file") || !strings.Contains(content, "Fixed Double") || acc.Choices[0].FinishReason != "stop" {
 		t.Errorf("%d chunks, content %q", chunks, content)
+	}
+	// include_usage: the client's accumulator reads the last chunk's usage.
+	if acc.Usage.TotalTokens == 0 || acc.Usage.TotalTokens != acc.Usage.PromptTokens+acc.Usage.CompletionTokens {
+		t.Errorf("a stream with include_usage reported usage %+v", acc.Usage)
 	}
 	fixedIn(t, proj2)
 	if recs, _ := d.Records(ss[0].ID); len(recs) != 2 {

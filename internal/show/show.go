@@ -15,6 +15,7 @@ package show
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -167,4 +168,12 @@ func Guard() (done func()) {
 		case <-time.After(time.Second): // a child that outlives us keeps a pipe open
 		}
 	}
+}
+
+// Count is n and a noun, the noun plural unless n is 1: "1 step", "4 steps".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -74,3 +74,11 @@ func TestGuardCoversForgottenPrintSites(t *testing.T) {
 		t.Errorf("a control character passed the guard:\n%q", out)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 problems", 1: "1 problem", 2: "2 problems"} {
+		if got := Count(n, "problem"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
