@@ -39,7 +39,7 @@ func Context(prior []Record, request string, budget int) string {
 			b.WriteString(turns[i])
 			continue
 		}
-		summary = append(summary, fmt.Sprintf("- request %d: %q -> %s; changed %s", i+1, clip(r.Request, 120), r.Outcome, strings.Join(r.Changed, ", ")))
+		summary = append(summary, fmt.Sprintf("- request %d: %q -> %s; changed %s", i+1, Clip(r.Request, 120), r.Outcome, strings.Join(r.Changed, ", ")))
 	}
 	flush()
 	b.WriteString("Current request:\n")
@@ -51,8 +51,8 @@ func turn(n int, r Record, obs int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[request %d] %s\n", n, r.Request)
 	for _, c := range r.Calls {
-		fmt.Fprintf(&b, "  call %s %s\n    -> %s\n", c.Name, clip(c.Args, 200), clip(c.Observation, obs))
+		fmt.Fprintf(&b, "  call %s %s\n    -> %s\n", c.Name, Clip(c.Args, 200), Clip(c.Observation, obs))
 	}
-	fmt.Fprintf(&b, "  outcome: %s; answer: %s; changed: %s\n\n", r.Outcome, clip(r.Answer, 400), strings.Join(r.Changed, ", "))
+	fmt.Fprintf(&b, "  outcome: %s; answer: %s; changed: %s\n\n", r.Outcome, Clip(r.Answer, 400), strings.Join(r.Changed, ", "))
 	return b.String()
 }

@@ -114,6 +114,8 @@ func (r Record) ExitStatus() int {
 	switch {
 	case r.ModelDown():
 		return 3
+	case r.Outcome == "unbuildable": // bad input: nothing was done
+		return 2
 	case r.Outcome != "completed" || strings.HasPrefix(r.TestsAfter, "fail"):
 		return 1
 	}
@@ -397,6 +399,16 @@ func (d *Door) Ask(ctx context.Context, r Request, progress io.Writer) (Record, 
 	before, _ := anchor.ReadTree(proj.Path(), false)
 	rec.TestsBefore = d.tests(ctx, proj.Path(), rec.Test)
 	fmt.Fprintf(progress, "tests before: %s\n", show.Line(rec.TestsBefore, 2000))
+	if d.cfg.Sandbox && strings.Contains(rec.TestsBefore, noNetwork) && ctx.Err() == nil {
+		// The agent's tests could not build either: no token is spent on it.
+		rec.Outcome, rec.Finished = "unbuildable", now()
+		rec.Answer = "not sent to the model: the tests cannot build in the sandbox, which has no network; " +
+			"vendor the modules (go mod vendor) or run without --sandbox"
+		if err := d.save(rec); err != nil {
+			return rec, fmt.Errorf("the tests cannot build in the sandbox and the record could not be saved: %w", err)
+		}
+		return rec, nil
+	}
 	runErr := d.run(ctx, bin, proj, &rec, Context(prior, r.Text, d.budget()), progress)
 	after, _ := anchor.ReadTree(proj.Path(), false)
 	rec.Changed = changed(before, after)

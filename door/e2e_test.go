@@ -2,6 +2,7 @@ package door_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,8 +189,16 @@ func TestRunBinarySandboxWritesBackOnlyTheAgentsChanges(t *testing.T) {
 	os.WriteFile(filepath.Join(dep, "dep.go"), []byte("package m\n\nimport _ \"example.com/missing\"\n"), 0o644)
 	cmd = exec.Command(bin, "run", "--sandbox", "--project", dep, "--home", t.TempDir(), "--harness", doortest.Harness(), "Double is wrong; fix it.")
 	cmd.Env = doortest.ModelEnv(model.URL)
-	out, _ = cmd.CombinedOutput()
+	served := len(model.Requests())
+	out, err = cmd.CombinedOutput()
 	if !regexp.MustCompile(`tests before: fail \(exit status 1\): .*(GOPROXY=off|missing go.sum entry).*vendor the modules with go mod vendor`).Match(out) {
 		t.Errorf("a project with modules not vendored: the cause is not named:\n%s", out)
+	}
+	// The agent could not build the tests either: the model is never asked,
+	// and ratchet run says so as bad input (exit 2).
+	var exit *exec.ExitError
+	if n := len(model.Requests()) - served; n != 0 || !errors.As(err, &exit) || exit.ExitCode() != 2 ||
+		!strings.Contains(string(out), "not sent to the model") {
+		t.Errorf("a project whose tests cannot build offline: %d model requests, %v; want none and exit 2:\n%s", n, err, out)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"ratchet/anchor"
 	"ratchet/harness/trace"
@@ -291,9 +292,9 @@ func tail(path string, w io.Writer) (stop func()) {
 func describe(line string) string {
 	switch e := trace.Parse([]byte(strings.TrimSuffix(line, "\n"))).Event.(type) {
 	case trace.ToolCall:
-		return fmt.Sprintf("  step %d: %s %s", e.Step, e.Name, clip(e.Args, 100))
+		return fmt.Sprintf("  step %d: %s %s", e.Step, e.Name, Clip(e.Args, 100))
 	case trace.Error:
-		return "  error: " + clip(e.Message, 200)
+		return "  error: " + Clip(e.Message, 200)
 	case trace.Done:
 		if e.Reason == "completed" && e.Steps > 0 { // the last step is the answer, which calls no tool
 			return fmt.Sprintf("  done: %s after %s (step %d: the answer)", e.Reason, show.Count(e.Steps, "step"), e.Steps)
@@ -303,12 +304,21 @@ func describe(line string) string {
 	return ""
 }
 
-func clip(s string, n int) string {
+// Clip is s on one line, cut to at most n bytes at a word's end (or, when
+// no word ends in the second half of n, at a character's) with an ellipsis.
+func Clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n] + "…"
+	if len(s) <= n {
+		return s
 	}
-	return s
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if sp := strings.LastIndexByte(s[:cut+1], ' '); sp > n/2 {
+		cut = sp
+	}
+	return s[:cut] + "…"
 }
 
 // fromTrace fills the record's calls, answer and outcome from its trace. It

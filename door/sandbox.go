@@ -95,20 +95,24 @@ func (d *Door) boxTests(ctx context.Context, project, command string) string {
 	return "pass"
 }
 
+// noNetwork is how failCause says that the tests need modules the sandbox
+// cannot fetch: a request whose tests fail so cannot be served there.
+const noNetwork = "the sandbox has no network"
+
 // failCause says why a test run in the sandbox failed: a module the
 // sandbox could not fetch, with what to do, else the last line of the
 // output that is more than go test's FAIL summary.
 func failCause(out []byte) string {
 	for line := range strings.SplitSeq(string(out), "\n") {
 		if strings.Contains(line, "GOPROXY=off") || strings.Contains(line, "missing go.sum entry") {
-			return ": " + clip(line, 200) + " (the sandbox has no network: vendor the modules with go mod vendor, or run without --sandbox)"
+			return ": " + Clip(line, 200) + " (" + noNetwork + ": vendor the modules with go mod vendor, or run without --sandbox)"
 		}
 	}
 	lines := strings.Split(string(out), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])
 		if l != "" && l != "FAIL" && !strings.HasPrefix(l, "FAIL\t") && !strings.HasPrefix(l, "ok ") && !strings.HasPrefix(l, "?") {
-			return ": " + clip(l, 200)
+			return ": " + Clip(l, 200)
 		}
 	}
 	return ""

@@ -67,3 +67,23 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// TestClip: a line too long is cut at a word's end, or inside a long word at
+// a character's start, never in a UTF-8 sequence, and marked with an ellipsis.
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short line", 20, "short line"},
+		{"missing go.sum entry for module providing package", 30, "missing go.sum entry for…"},
+		{"x  y\n z", 10, "x y z"},
+		{strings.Repeat("a", 40), 10, strings.Repeat("a", 10) + "…"},
+		{"ééééé", 5, "éé…"},
+	} {
+		if got := Clip(c.in, c.n); got != c.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}

@@ -157,12 +157,18 @@ func (c Config) evolveHome() string {
 // anchorAt runs an anchor command on the ledger in home.
 func (c Config) anchorAt(ctx context.Context, home string, environ []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, c.Anchor, append([]string{args[0], "--home", home, "--tasks", c.Tasks}, args[1:]...)...)
+	// Interrupted, the anchor is asked to stop as Ctrl-C asks it (it marks
+	// an apply in progress interrupted), and killed only if it does not.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 30 * time.Second
 	var out, errb bytes.Buffer
 	cmd.Env, cmd.Stdout, cmd.Stderr = environ, &out, &errb
 	if st, err := show.Terminal.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 		cmd.Stderr = show.Terminal // on a terminal the anchor draws its live progress there (it prints only anchor.Printable text)
 	}
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); err != nil && ctx.Err() != nil {
+		return out.Bytes(), fmt.Errorf("anchor %s: interrupted", args[0])
+	} else if err != nil {
 		return out.Bytes(), fmt.Errorf("anchor %s: %s: %w", args[0], strings.TrimSpace(lastLines(errb.String(), 1)), err)
 	}
 	return out.Bytes(), nil
@@ -198,8 +204,11 @@ func (c Config) Run(ctx context.Context, n int, loop bool) error {
 			return err
 		}
 		fmt.Fprintln(c.Out, summary(r))
-		if r.Decision == "nothing" || ctx.Err() != nil {
-			return ctx.Err()
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted in round %d; ratchet log shows what the anchor recorded", i+1)
+		}
+		if r.Decision == "nothing" {
+			return nil
 		}
 		if r.Decision == "error" && !loop {
 			return errors.New(r.Reason)
@@ -312,7 +321,9 @@ func (c Config) spentToday() (n int64) {
 // Round plays one round and reports it; failures are reported in the round.
 func (c Config) Round(ctx context.Context) Round {
 	r := Round{Time: time.Now().UTC().Format(time.RFC3339)}
-	if err := c.round(ctx, &r); err != nil {
+	if err := c.round(ctx, &r); err != nil && ctx.Err() != nil {
+		r.Decision, r.Reason = "interrupted", "interrupted by the operator; the ledger has what the anchor finished"
+	} else if err != nil {
 		r.Decision, r.Reason = "error", err.Error()
 	}
 	return r

@@ -3,6 +3,8 @@ package evolve
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +47,34 @@ func TestLoopStopsAfterHopelessRounds(t *testing.T) {
 					played, c.played, stopped, c.stops, out.String())
 			}
 		})
+	}
+}
+
+// TestInterruptStopsCleanly: Ctrl-C during a round ends the run with one
+// line naming the round, and the anchor a round runs is asked to stop with
+// an interrupt (it marks an apply in progress interrupted) rather than killed.
+func TestInterruptStopsCleanly(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := Config{Home: t.TempDir(), DailyBudget: 1 << 40, Out: &bytes.Buffer{}}
+	cfg.play = func(context.Context) Round {
+		cancel()
+		return Round{Decision: "interrupted", Time: time.Now().UTC().Format(time.RFC3339)}
+	}
+	if err := cfg.Run(ctx, 3, false); err == nil || err.Error() != "interrupted in round 1; ratchet log shows what the anchor recorded" {
+		t.Errorf("an interrupted run: %v", err)
+	}
+
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "anchor")
+	got := filepath.Join(dir, "got")
+	script := "#!/bin/sh\ntrap 'echo INT > " + got + "; exit 130' INT\nwhile :; do sleep 0.05; done\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	_, err := Config{Anchor: fake, Home: dir, Tasks: dir}.anchorAt(ctx, dir, nil, "apply")
+	if b, _ := os.ReadFile(got); err == nil || err.Error() != "anchor apply: interrupted" || strings.TrimSpace(string(b)) != "INT" {
+		t.Errorf("an interrupted anchor: %v, the anchor saw %q; want one line and an interrupt", err, b)
 	}
 }

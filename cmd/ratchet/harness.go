@@ -55,6 +55,8 @@ func harnessCommand(_ context.Context, args []string) error {
 		fmt.Printf("harness: %s\nhash: %s\n", h, h.Hash)
 		if from != "" {
 			fmt.Printf("ledger named by: %s\n", from)
+		} else if ledger == "" {
+			fmt.Println("ledger: none named (RATCHET_LEDGER, --ledger or ledger = in ~/.config/ratchet/config)")
 		}
 		return nil
 	case args[0] == "export" && fs.NArg() == 1 && !named["harness"]:

@@ -55,7 +55,8 @@ func runCommand(ctx context.Context, args []string) error {
 }
 
 // runResult is the exit status of a finished request, as an error: 3 when
-// the model server never answered, 1 when the run ended otherwise than
+// the model server never answered, 2 when the request could not be served
+// (the tests cannot build in the sandbox), 1 when the run ended otherwise than
 // completed or the tests still fail, nil when it did what was asked.
 func runResult(rec door.Record) error {
 	switch {
@@ -63,15 +64,10 @@ func runResult(rec door.Record) error {
 		return withStatus(exitInfra, fmt.Errorf("the model gave no answer (outcome %s): check MODEL_URL and MODEL_NAME; the record is %s", rec.Outcome, rec.ID))
 	case rec.ExitStatus() == 0:
 		return nil
+	case rec.ExitStatus() == exitUsage:
+		return withStatus(exitUsage, fmt.Errorf("%s; the record is %s", rec.Answer, rec.ID))
 	case rec.Outcome != "completed":
 		return fmt.Errorf("the run ended as %s, not completed; ratchet sessions --show %s has the record", rec.Outcome, rec.ID)
 	}
-	return fmt.Errorf("the tests still fail after the run (%s)", clipLine(rec.TestsAfter))
-}
-
-func clipLine(s string) string {
-	if s = strings.Join(strings.Fields(s), " "); len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
+	return fmt.Errorf("the tests still fail after the run (%s)", door.Clip(rec.TestsAfter, 200))
 }

@@ -39,6 +39,7 @@ const (
 // MutateOptions says what to mutate and where to write the tasks.
 type MutateOptions struct {
 	Repo, Out string
+	Rev       string // the commit whose code is mutated; "" is HEAD in a git repository, else the folder
 	N         int    // tasks wanted
 	Seed      uint64 // the order mutants are tried in
 	Split     [3]int
@@ -82,7 +83,7 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	if entries, err := os.ReadDir(o.Out); err == nil && len(entries) > 0 {
 		return sum, fmt.Errorf("--out %s is not empty: tasks mutate writes a new suite; give a new or empty folder", o.Out)
 	}
-	files, err := readProject(ctx, o.Repo)
+	files, err := readProject(ctx, o.Repo, o.Rev)
 	if err != nil {
 		return sum, err
 	}
@@ -190,9 +191,15 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 
 // readProject reads the project's files: the committed tree at HEAD of a
 // git repository, else the folder as the anchor reads a task.
-func readProject(ctx context.Context, dir string) (map[string][]byte, error) {
+func readProject(ctx context.Context, dir, rev string) (map[string][]byte, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder: give the folder of a Go or Python project", dir)
+	}
+	if rev != "" {
+		if _, err := git(ctx, dir, "rev-parse", "--verify", rev+"^{commit}"); err != nil {
+			return nil, fmt.Errorf("--rev %s: %w; give a commit of %s's repository", rev, err, dir)
+		}
+		return treeAt(ctx, dir, rev)
 	}
 	if _, err := git(ctx, dir, "rev-parse", "--verify", "HEAD"); err == nil {
 		if top, err := git(ctx, dir, "rev-parse", "--show-prefix"); err == nil && strings.TrimSpace(string(top)) == "" {
@@ -400,10 +407,19 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 		mod = string(m[1])
 	}
 	skipped := map[string]bool{}
+	var failed []string // the tests that fail on the project's own code
+	var why, raw string // their first line of output; the first line that is not an event
 	for l := range bytes.SplitSeq(out, []byte("\n")) {
 		var e goEvent
 		switch {
 		case json.Unmarshal(l, &e) != nil:
+			if raw == "" && len(bytes.TrimSpace(l)) > 0 {
+				raw = string(bytes.TrimSpace(l))
+			}
+		case e.Test != "" && e.Action == "fail":
+			failed = append(failed, e.Test)
+		case e.Action == "output" && why == "" && strings.Contains(e.Output, ".go:"):
+			why = strings.TrimSpace(e.Output)
 		case e.Test == "" && e.Action == "pass":
 			passed[e.Package] = true
 		case e.Test != "" && !strings.Contains(e.Test, "/") && e.Action == "skip":
@@ -415,8 +431,12 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 		}
 	}
 	if len(passed) == 0 {
-		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-		return nil, nil, fmt.Errorf("no Go package's tests pass on the project's own code (go test exit %d: %.200s); mutate needs passing tests", code, first)
+		what := cmp.Or(why, raw)
+		if len(failed) > 0 {
+			what = fmt.Sprintf("%s fail, %s", strings.Join(failed[:min(len(failed), 5)], ", "), what)
+		}
+		return nil, nil, fmt.Errorf("no Go package's tests pass on the project's own code (go test exit %d: %.300s); "+
+			"mutate needs passing tests: fix them, or pass --rev a commit where they pass", code, what)
 	}
 	var sites []site
 	for _, name := range slices.Sorted(maps.Keys(files)) {

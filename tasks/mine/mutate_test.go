@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -168,6 +169,54 @@ func TestGoSites(t *testing.T) {
 	} {
 		if !slices.Contains(kinds, want) {
 			t.Errorf("no mutant\n%s\namong\n%s", want, strings.Join(kinds, "\n---\n"))
+		}
+	}
+}
+
+// TestMutateNamesFailingTestsAndTakesRev: on a repository whose tests fail
+// at HEAD, mutate says which tests fail and points at --rev; given the
+// commit where they passed, it mutates that commit's code.
+func TestMutateNamesFailingTestsAndTakesRev(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs the tests in the sandbox")
+	}
+	repo := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		cmd.Dir = repo
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "-b", "main")
+	testtree.Write(t, repo, calcModule)
+	git("add", "-A")
+	git("commit", "-qm", "calc")
+	good := git("rev-parse", "HEAD")
+	testtree.Write(t, repo, map[string]string{"calc/sum.go": sumBuggy})
+	git("commit", "-qam", "break Sum")
+	out := filepath.Join(t.TempDir(), "suite")
+	_, err := Mutate(context.Background(), MutateOptions{Repo: repo, Out: out, N: 1, Seed: 1, Split: [3]int{100, 0, 0}, Jobs: 2})
+	if err == nil || !strings.Contains(err.Error(), "TestSum fail") || !strings.Contains(err.Error(), "--rev") {
+		t.Fatalf("mutate on failing tests: %v; want the failing test named and --rev suggested", err)
+	}
+	if _, err := Mutate(context.Background(), MutateOptions{Repo: repo, Rev: "nosuch", Out: out, N: 1, Seed: 1,
+		Split: [3]int{100, 0, 0}, Jobs: 2}); err == nil || !strings.Contains(err.Error(), "--rev nosuch") {
+		t.Errorf("an unknown --rev: %v", err)
+	}
+	sum, err := Mutate(context.Background(), MutateOptions{Repo: repo, Rev: good, Out: out, N: 1, Seed: 1,
+		Split: [3]int{100, 0, 0}, Jobs: 2})
+	if err != nil || sum.Seen == 0 {
+		t.Fatalf("mutate --rev %s: %v", good, err)
+	}
+	refs, _ := filepath.Glob(filepath.Join(out, "train", "*", "reference", "calc", "*.go"))
+	for _, ref := range refs {
+		if b, _ := os.ReadFile(ref); string(b) == sumBuggy {
+			t.Errorf("%s is HEAD's broken Sum, not the code of --rev", ref)
 		}
 	}
 }

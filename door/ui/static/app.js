@@ -74,7 +74,7 @@ function frozen(info) {
 // (whose repeats disagree) on each split.
 function headCard(info) {
   const lines = info.splits.map((s) =>
-    el("p", { class: "split-" + s.split }, el("b", {}, `${s.split}: `), `${fmt(s.mean)} ± ${fmt(s.se)} (standard error) over ${s.tasks} task${s.tasks === 1 ? "" : "s"} × ${s.repeats} repeat${s.repeats === 1 ? "" : "s"}; `,
+    el("p", { class: "split-" + s.split }, el("b", {}, `${s.split}: `), `${fmt(s.mean)} ± ${fmt(s.se)} (standard error) over ${s.tasks} task${s.tasks === 1 ? "" : "s"} × ${s.repeats} repeat${s.repeats === 1 ? "" : "s"}, a mean over tasks (the gate's, in the table, is over groups); `,
       s.flaky.length ? ["flaky: ", el("span", { class: "flaky" }, s.flaky.join(", "))] : "no flaky tasks"));
   return el("div", { class: "card", id: "head" }, info.gen == null ? "No head yet." : [el("b", {}, `Head: generation ${info.gen}`), lines], frozen(info), noiseFloor(info));
 }
@@ -118,7 +118,7 @@ async function generations() {
     headCard(info),
     el("h2", {}, "Generations"),
     el("table", { id: "generations" },
-      el("tr", {}, ["gen", "decision", "train (+fixed −broken · p)", "holdout (+fixed −broken · p)", "component", "goal", "cost", "reason"].map((h) => el("th", {}, h))), rows));
+      el("tr", {}, ["gen", "decision", "train, mean over groups (+fixed −broken · p)", "holdout, mean over groups (+fixed −broken · p)", "component", "goal", "cost", "reason"].map((h) => el("th", {}, h))), rows));
 }
 
 async function generation(n) {
