@@ -26,20 +26,19 @@ import (
 // Anchor is one invocation's settings and open ledger. The model settings
 // are the operator's; key, the credential, never leaves the proxy.
 type Anchor struct {
-	Home, Tasks, Keep, Runner    string
-	API, URL, ModelName, Options string
-	key                          string
-	Jobs, Repeats                int
-	Budget, Memory               int64
-	Alpha                        float64
-	Screen                       string // "on", or "off" for the full evaluation without the reply cache
-	Out                          io.Writer
-	db                           *sql.DB
-	buildMu                      sync.Mutex
-	phase                        string   // the step of the rule being evaluated, for progress lines
-	rejected                     bool     // Apply rejected its candidate: exit status 1
-	replay                       *replies // anchor replay: the one run's view of the reply cache
-	incumbent                    string   // apply, replay: whose recorded replies a run may be served
+	Home, Tasks, Keep, Runner         string
+	API, URL, ModelName, Options, key string
+	Jobs, Repeats                     int
+	Budget, Memory                    int64
+	Alpha                             float64
+	Screen                            string // "on", or "off" for the full evaluation without the reply cache
+	Out                               io.Writer
+	db                                *sql.DB
+	buildMu                           sync.Mutex
+	phase                             string   // the step of the rule being evaluated, for progress lines
+	rejected                          bool     // Apply rejected its candidate: exit status 1
+	replay                            *replies // anchor replay: the one run's view of the reply cache
+	incumbent                         string   // apply, replay: whose recorded replies a run may be served
 }
 
 // status is an error with its exit status (docs/OPERATOR.md): 2 for bad usage
@@ -151,8 +150,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	fs.StringVar(&a.Keep, "keep", "", "run: copy the agent's final tree into this folder")
 	fs.StringVar(&o.split, "split", "", "eval: train, holdout or sealed")
 	fs.StringVar(&o.candidate, "candidate", "", "apply: the candidate JSON file")
-	fs.BoolVar(&o.force, "force", false, "run, eval: run again even when the run cache has the answer; "+
-		"init: measure a holdout that can never accept")
+	fs.BoolVar(&o.force, "force", false, "run, eval: run afresh; init: even on a holdout too small to accept")
 	fs.BoolVar(&o.asJSON, "json", false, "eval: the result as JSON named by the ledger's columns")
 	var bad []string
 	for _, name := range []string{"tasks", "screen", "jobs", "budget", "memory", "repeats", "alpha"} {
@@ -200,17 +198,18 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	return a, o, err
 }
 
+// installs names each tool every command but snapshot needs, and how to install it.
+var installs = [][2]string{{"go", "the Go toolchain (go.dev/dl)"}, {"git", "git (apt-get install git)"},
+	{"bwrap", "bubblewrap (apt-get install bubblewrap)"}, {"prlimit", "util-linux (apt-get install util-linux)"}}
+
 // preflight checks the tools a command needs before anything is written.
 func preflight(cmd string) error {
-	tools := []string{"go", "bwrap", "prlimit", "git"}
 	if cmd == "snapshot" {
 		return nil
 	}
-	installs := []string{"the Go toolchain (go.dev/dl)", "bubblewrap (apt-get install bubblewrap)",
-		"util-linux (apt-get install util-linux)", "git (apt-get install git)"}
-	for i, install := range installs {
-		if _, err := exec.LookPath(tools[i]); err != nil {
-			return fmt.Errorf("%s is missing: install %s and run again; nothing was recorded", tools[i], install)
+	for _, tool := range installs {
+		if _, err := exec.LookPath(tool[0]); err != nil {
+			return fmt.Errorf("%s is missing: install %s and run again; nothing was recorded", tool[0], tool[1])
 		}
 	}
 	return nil

@@ -57,9 +57,9 @@ func (a *Anchor) canAccept() error {
 		}
 	}
 	if best := SignTest(len(groups), 0); best > a.Alpha {
-		return status{fmt.Errorf("%s has %d holdout groups: at alpha %g even a candidate that fixes them all "+
-			"has p = %.3f and is rejected; add holdout tasks of other groups (ratchet plan --tasks shows the gain "+
-			"a suite can detect), or pass --force to measure it all the same", a.Tasks, len(groups), a.Alpha, best), 2}
+		return status{fmt.Errorf("%s has %d holdout groups: at alpha %g even fixing them all gives p = %.3f, "+
+			"a reject; add holdout tasks of other groups (ratchet plan --tasks shows what a suite can detect), "+
+			"or pass --force to measure it anyway", a.Tasks, len(groups), a.Alpha, best), 2}
 	}
 	return nil
 }

@@ -215,7 +215,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 	if err == nil {
 		s = ScoreTree(ctx, t, agent, filepath.Join(tmp, "score"), a.Memory)
 	}
-	a.keepReport(r.ID, s)
+	a.keepReport(r.ID, &s)
 	r.Passed, r.Total = s.Passed, s.Total
 	r.Outcome, r.Error = cmp.Or(s.Outcome, r.Outcome, OutcomeOK), strings.Trim(r.Error+"; "+s.Error, "; ")
 	if s.Outcome == OutcomeInfra { // the machine's failure, told without the harness's own words
@@ -254,12 +254,15 @@ func (a *Anchor) keepTrace(src string, r *Run) {
 
 // keepReport stores what scoring found and saw as reports/<id>.json.gz,
 // beside the trace, for ratchet verify; the scoring sandbox bounds its size.
-func (a *Anchor) keepReport(id string, s Scored) {
+// A report it cannot write is the machine's failure: the run is infra (tried
+// again, never a score), not a score that ratchet verify could not re-derive.
+func (a *Anchor) keepReport(id string, s *Scored) {
 	var b bytes.Buffer
 	z := gzip.NewWriter(&b)
-	json.NewEncoder(z).Encode(s)
-	z.Close()
-	os.WriteFile(a.path("reports", id+".json.gz"), b.Bytes(), 0o644)
+	err := errors.Join(json.NewEncoder(z).Encode(s), z.Close())
+	if err = errors.Join(err, os.WriteFile(a.path("reports", id+".json.gz"), b.Bytes(), 0o644)); err != nil {
+		*s = Scored{Total: 1, Outcome: OutcomeInfra, Error: "keep the scoring's report: " + err.Error()}
+	}
 }
 
 // remote hands one run to the operator's runner (ANCHOR_RUNNER): the job as

@@ -165,3 +165,32 @@ func TestRunCacheIsKeyedByTheBudget(t *testing.T) {
 		t.Errorf("a run at budget 5000 was answered with run %s, measured at budget 100000", first.ID)
 	}
 }
+
+// A scoring's report that cannot be written was silently dropped, and the
+// run recorded as a score ratchet verify could never re-derive. Now it is
+// the machine's failure: the run is infra, tried again, then the run fails
+// with the reason, and nothing is recorded as a score.
+func TestUnwritableReportIsInfra(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	e := newEnv(t, repeat(fixer(""), 20)...)
+	task := addTask(t, e.suite, "train", "report")
+	hash, err := e.a.Snapshot(harnessDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports := filepath.Join(e.a.Home, "reports")
+	if err := os.RemoveAll(reports); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(reports, []byte("a file where the reports folder was"), 0o644)
+	r, err := e.a.RunTask(ctx(), hash, task, 0, true)
+	if err == nil || !strings.Contains(err.Error(), "keep the scoring's report") || r.Outcome != OutcomeInfra {
+		t.Fatalf("a run whose report could not be kept: outcome %q, %v; want infra naming the report", r.Outcome, err)
+	}
+	var scored int
+	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE task_id = 'report' AND outcome != 'infra'`).Scan(&scored)
+	if scored != 0 {
+		t.Errorf("%d runs without a report were recorded as scores", scored)
+	}
+}

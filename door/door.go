@@ -302,7 +302,7 @@ func (d *Door) validate(r *Request) (*projectDir, error) {
 		return nil, refuse(ErrInvalid, "unknown project %q: give the path of a folder that exists", r.Project)
 	}
 	if err := d.recheck(p); err != nil {
-		p.Close()
+		p.Close() // a handle only read through; the refusal is the error to report
 		return nil, err
 	}
 	return p, nil

@@ -98,7 +98,7 @@ func (d *Door) unreachable(ctx context.Context) string {
 		return fmt.Sprintf("the model server at %s is not reachable (%v): start it, or set MODEL_URL and MODEL_NAME; "+
 			"nothing was run", raw, err)
 	}
-	c.Close()
+	c.Close() // a probe that sent nothing: closing it cannot lose anything
 	return ""
 }
 

@@ -46,7 +46,7 @@ func (d *Door) sandboxed(ctx context.Context, bin, work string, proj *projectDir
 		var root *os.Root
 		if root, rerr = proj.Root(); rerr == nil {
 			rec.Withheld, rerr = writeBackRoot(root, before, after)
-			root.Close()
+			root.Close() // every file written through it is closed (and its error kept) already
 		}
 		rec.Withheld = append(rec.Withheld, links(filepath.Join(box, "task"))...)
 	}

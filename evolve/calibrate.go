@@ -105,7 +105,7 @@ func (c Config) Calibrate(ctx context.Context, n int, variants string) (*Calibra
 		if err == nil {
 			hash, err = c.anchor(ctx, c.TaskEnv, "snapshot", dir)
 		}
-		os.RemoveAll(dir)
+		os.RemoveAll(dir) // a scratch copy, snapshotted already: what is left costs disk, not a result
 		if err == nil {
 			out, err = c.anchor(ctx, c.TaskEnv, "eval", "--harness", strings.TrimSpace(string(hash)), "--split", "holdout", "--json")
 		}

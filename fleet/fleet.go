@@ -228,7 +228,11 @@ func (f *Fleet) putTree(ctx context.Context, dir, hash string) error {
 	if got := anchor.HashOf(files); got != hash {
 		return fmt.Errorf("%s hashes to %s, not %s: it changed since the anchor read it", dir, got, hash)
 	}
-	_, err = f.trees.PutBytes(ctx, name, packTree(files))
+	packed, err := packTree(files)
+	if err != nil {
+		return fmt.Errorf("pack %s: %w", dir, err)
+	}
+	_, err = f.trees.PutBytes(ctx, name, packed)
 	return err
 }
 
@@ -255,7 +259,7 @@ func (f *Fleet) fetchTree(ctx context.Context, hash, dir string) error {
 	if err := anchor.WriteTree(tmp, files); err != nil {
 		return err
 	}
-	os.RemoveAll(dir)
+	os.RemoveAll(dir) // what is there is replaced; if it will not go, the rename below says so
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return err
 	}
@@ -263,15 +267,17 @@ func (f *Fleet) fetchTree(ctx context.Context, hash, dir string) error {
 }
 
 // packTree is a plain tar of files in path order.
-func packTree(files map[string][]byte) []byte {
+func packTree(files map[string][]byte) ([]byte, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(files[name])), Typeflag: tar.TypeReg, Format: tar.FormatPAX})
-		tw.Write(files[name])
+		err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(files[name])), Typeflag: tar.TypeReg, Format: tar.FormatPAX})
+		if _, werr := tw.Write(files[name]); err != nil || werr != nil {
+			return nil, errors.Join(err, werr)
+		}
 	}
-	tw.Close()
-	return buf.Bytes()
+	err := tw.Close()
+	return buf.Bytes(), err
 }
 
 // unpackTree reads a packTree archive; anything but a regular file under a

@@ -112,7 +112,11 @@ func TestTreesByHash(t *testing.T) {
 	if err := f.putTree(ctx, job.TaskDir, job.TaskHash); err == nil || !strings.Contains(err.Error(), "changed since the anchor read it") {
 		t.Errorf("a changed task was stored: %v", err)
 	}
-	if _, err := unpackTree(packTree(map[string][]byte{"../x": []byte("x")})); err == nil {
+	packed, err := packTree(map[string][]byte{"../x": []byte("x")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := unpackTree(packed); err == nil {
 		t.Error("a tree entry outside the tree was accepted")
 	}
 	objs, _ := f.trees.List(ctx)

@@ -257,11 +257,11 @@ func (e Editor) Write(dir string, s Server) (path string, existed bool, err erro
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(out); err != nil {
-		tmp.Close()
+		tmp.Close() // the write's error is the one to report; the file is removed
 		return path, existed, err
 	}
 	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
+		tmp.Close() // the chmod's error is the one to report; the file is removed
 		return path, existed, err
 	}
 	if err := tmp.Close(); err != nil {

@@ -168,8 +168,8 @@ func isJSON(contentType string) bool {
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	b, _ := show.JSON(v) // an answer's text is the agent's: sanitised like every print of it
-	w.Write(append(b, '\n'))
+	b, _ := show.JSON(v)     // an answer's text is the agent's: sanitised like every print of it
+	w.Write(append(b, '\n')) // a client that hung up has no one to tell
 }
 
 func fail(w http.ResponseWriter, code int, msg string) {

@@ -79,7 +79,7 @@ func fail(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	b, _ := show.JSON(map[string]string{"error": msg})
-	w.Write(append(b, '\n'))
+	w.Write(append(b, '\n')) // a client that hung up has no one to tell
 }
 
 // reply writes v as JSON, its strings through the sanitiser: the ledger's
@@ -91,7 +91,7 @@ func reply(w http.ResponseWriter, v any) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(append(b, '\n'))
+	w.Write(append(b, '\n')) // a client that hung up has no one to tell
 }
 
 func (h Handler) query(ctx context.Context, q string, args ...any) ([]map[string]any, error) {

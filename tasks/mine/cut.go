@@ -49,7 +49,7 @@ func cutPassing(ctx context.Context, t *task, dir, tmp string) (string, string) 
 			return reasonPartPass, err.Error()
 		}
 		t.hidden = hidden
-		os.RemoveAll(dir)
+		os.RemoveAll(dir) // the task is written again below; a folder that will not go fails that write
 		if err := t.write(dir); err != nil {
 			return reasonInvalid, err.Error()
 		}

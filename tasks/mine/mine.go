@@ -187,7 +187,7 @@ func checkAll(ctx context.Context, cands []*candidate, staging string, jobs int,
 				// A public test that always skips (behind a flag, on one
 				// CPU) would count as failed: only the changed tests count.
 				cd.t.hidden = cd.t.changedTests
-				os.RemoveAll(dir)
+				os.RemoveAll(dir) // written again by checkTask, whose write fails if this did
 				cd.reason, problem = checkTask(ctx, &cd.t, dir, tmp+"-changed")
 			}
 			mu.Lock()
