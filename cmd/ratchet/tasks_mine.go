@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"ratchet/tasks/mine"
 )
@@ -23,12 +24,23 @@ func mineCommand(ctx context.Context, args []string) error {
 	rev := fs.String("rev", "HEAD", "the commit whose first-parent history is walked")
 	split := fs.String("split", "60/25/15", "train/holdout/sealed percentages, oldest commits to train")
 	jobs := fs.Int("jobs", 2, "commits checked in the sandbox at once")
+	since := fs.String("since", "", "only commits from this date on (2024-01-31), to bound a run")
+	maxCommits := fs.Int("max-commits", 0, "only the newest N commits not mined before (0: all), to bound a run")
 	repo, sp, err := repoArgs(fs, args, split, out, mineUsage,
-		"usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV]")
+		"usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV] [--since DATE] [--max-commits N]")
 	if err != nil {
 		return err
 	}
-	sum, err := mine.Mine(ctx, mine.Options{Repo: repo, Out: *out, Rev: *rev, Split: sp, Jobs: *jobs, Progress: os.Stderr})
+	o := mine.Options{Repo: repo, Out: *out, Rev: *rev, Split: sp, Jobs: *jobs, MaxCommits: *maxCommits, Progress: os.Stderr}
+	if *since != "" {
+		if o.Since, err = time.Parse(time.DateOnly, *since); err != nil {
+			return usageErr("--since %q: give a date like 2024-01-31", *since)
+		}
+	}
+	if *maxCommits < 0 {
+		return usageErr("--max-commits %d: give a number of commits, or 0 for all", *maxCommits)
+	}
+	sum, err := mine.Mine(ctx, o)
 	if err != nil { // a refusal of the repository or --out: a sandbox failure is a skip reason, not an error
 		return withStatus(exitUsage, err)
 	}

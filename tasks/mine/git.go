@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // git runs git in repo and returns its standard output. A failure's error
@@ -46,12 +47,13 @@ func openRepo(ctx context.Context, dir string) error {
 type commit struct {
 	hash, parent string // parent is "" for a root commit
 	message      string
+	when         time.Time // the committer's date
 }
 
 // firstParents lists the first-parent chain that ends at rev, oldest
 // first, with each commit's first parent and message.
 func firstParents(ctx context.Context, repo, rev string) ([]commit, error) {
-	out, err := git(ctx, repo, "log", "--first-parent", "--reverse", "-z", "--format=%H %P%n%B", rev, "--")
+	out, err := git(ctx, repo, "log", "--first-parent", "--reverse", "-z", "--format=%H %ct %P%n%B", rev, "--")
 	if err != nil {
 		return nil, fmt.Errorf("read the history of %s at %s: %w", repo, rev, err)
 	}
@@ -59,12 +61,15 @@ func firstParents(ctx context.Context, repo, rev string) ([]commit, error) {
 	for rec := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 		head, msg, _ := strings.Cut(rec, "\n")
 		f := strings.Fields(head)
-		if len(f) == 0 {
+		if len(f) < 2 {
 			continue
 		}
 		c := commit{hash: f[0], message: msg}
-		if len(f) > 1 {
-			c.parent = f[1]
+		if unix, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+			c.when = time.Unix(unix, 0)
+		}
+		if len(f) > 2 {
+			c.parent = f[2]
 		}
 		cs = append(cs, c)
 	}

@@ -46,9 +46,14 @@ const (
 type Options struct {
 	Repo, Out string
 	Rev       string // the commit whose first-parent chain is walked; default HEAD
-	Split     [3]int // train/holdout/sealed percentages
-	Jobs      int    // tasks checked at once
-	Progress  io.Writer
+	// Since and MaxCommits bound a run: only commits from Since on (zero:
+	// all), and of those the newest MaxCommits (0: all). Commits left out
+	// are not marked seen: a later run without the bounds mines them.
+	Since      time.Time
+	MaxCommits int
+	Split      [3]int // train/holdout/sealed percentages
+	Jobs       int    // tasks checked at once
+	Progress   io.Writer
 }
 
 // candidate is a commit that may make a task: built, waiting to be checked.
@@ -80,9 +85,12 @@ func Mine(ctx context.Context, o Options) (sum Summary, err error) {
 	}
 	var fresh []commit
 	for _, c := range chain {
-		if !st.Seen[c.hash] {
+		if !st.Seen[c.hash] && !c.when.Before(o.Since) {
 			fresh = append(fresh, c)
 		}
+	}
+	if o.MaxCommits > 0 && len(fresh) > o.MaxCommits {
+		fresh = fresh[len(fresh)-o.MaxCommits:] // the newest: oldest first
 	}
 	sum.Seen, sum.New = len(chain), len(fresh)
 	if len(fresh) == 0 {

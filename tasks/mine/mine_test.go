@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"ratchet/anchor"
 	"ratchet/internal/testtree"
@@ -360,6 +361,28 @@ func TestTomlStringRoundTrips(t *testing.T) {
 		task, err := anchor.LoadTask(dir)
 		if err != nil || task.Prompt != s {
 			t.Errorf("%q came back as %q (%v)", s, task.Prompt, err)
+		}
+	}
+}
+
+// TestMineBoundsARun: --since and --max-commits bound which commits a run
+// looks at (the newest N of those from the date on); the others are not
+// marked seen.
+func TestMineBoundsARun(t *testing.T) {
+	r := newRepo(t)
+	for i := range 6 {
+		r.commit(fmt.Sprintf("notes %d", i), map[string]string{"NOTES.md": fmt.Sprintf("note %d\n", i)})
+	}
+	for _, c := range []struct {
+		since time.Time
+		max   int
+		want  int
+	}{{time.Time{}, 0, 6}, {time.Time{}, 2, 2}, {time.Date(2025, 1, 1, 0, 4, 0, 0, time.UTC), 0, 3},
+		{time.Date(2025, 1, 1, 0, 4, 0, 0, time.UTC), 1, 1}, {time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), 0, 0}} {
+		sum, _ := Mine(context.Background(), Options{Repo: r.dir, Out: filepath.Join(t.TempDir(), "suite"),
+			Split: [3]int{60, 25, 15}, Jobs: 1, Since: c.since, MaxCommits: c.max})
+		if sum.New != c.want {
+			t.Errorf("since %s, max %d: %d commits looked at, want %d", c.since.Format(time.DateTime), c.max, sum.New, c.want)
 		}
 	}
 }
