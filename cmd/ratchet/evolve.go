@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"ratchet/evolve"
+	"ratchet/internal/ledgerdb"
 	"ratchet/plan"
 )
 
@@ -49,6 +50,9 @@ func evolveCommand(ctx context.Context, args []string) error {
 	}
 	if _, err := os.Stat(filepath.Join(c.Home, "ledger.db")); err != nil {
 		return usageErr("no ledger in %s: run anchor init --harness %s first, or set ANCHOR_HOME to the anchor's home", c.Home, *harness)
+	}
+	if head, err := ledgerdb.Head(ctx, filepath.Join(c.Home, "ledger.db")); err != nil || head == nil {
+		return usageErr("the ledger in %s has no head (anchor init refused the suite or did not finish): run anchor init --harness %s first", c.Home, *harness)
 	}
 	c.Goal = *goal
 	if *dryRun {
