@@ -17,7 +17,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -500,9 +502,12 @@ func (v *verifier) rescore(rows map[string]ledgerdb.Run, id string) (anchor.Run,
 		r.Score = *row.Score
 	}
 	t := v.task(r.Split, r.TaskID)
+	if _, err := os.Stat(filepath.Join(v.Tasks, r.Split, r.TaskID)); errors.Is(err, fs.ErrNotExist) {
+		return r, fmt.Sprintf("task %s/%s of run %s is missing from the suite %s", r.Split, r.TaskID, id, v.Tasks)
+	}
 	if t.err != nil || t.hash != r.TaskHash {
-		return r, fmt.Sprintf("task %s/%s on disk no longer matches the hash its run %s recorded; "+
-			"point --tasks at its suite", r.Split, r.TaskID, id)
+		return r, fmt.Sprintf("task %s/%s on disk no longer matches the hash its run %s recorded: "+
+			"it changed since", r.Split, r.TaskID, id)
 	}
 	r.Group = t.t.Group
 	s := anchor.Scored{Total: 1}

@@ -80,7 +80,8 @@ func TestVerifyRederivesEveryDecision(t *testing.T) {
 	saved, _ := os.ReadFile(report)
 	promptFile := filepath.Join(l.Home, "snapshots", accept.Hash, "system_prompt.md")
 	prompt, _ := os.ReadFile(promptFile)
-	taskFile := filepath.Join(l.Tasks, "holdout", "h-a", "hidden", "three_test.go")
+	taskDir := filepath.Join(l.Tasks, "holdout", "h-a")
+	taskFile := filepath.Join(taskDir, "hidden", "three_test.go")
 	task, _ := os.ReadFile(taskFile)
 	tampers := []struct {
 		name          string
@@ -97,6 +98,9 @@ func TestVerifyRederivesEveryDecision(t *testing.T) {
 		{"a task file", func() { os.WriteFile(taskFile, append(bytes.Clone(task), "\n"...), 0o644) },
 			func() { os.WriteFile(taskFile, task, 0o644) }, 0,
 			[]string{"task holdout/h-a", "no longer matches the hash"}},
+		{"a task moved out of the suite", func() { os.Rename(taskDir, taskDir+".gone") },
+			func() { os.Rename(taskDir+".gone", taskDir) }, 0,
+			[]string{"task holdout/h-a of run", "is missing from the suite"}},
 		{"a stored report", func() { os.WriteFile(report, failed(t, saved), 0o644) },
 			func() { os.WriteFile(report, saved, 0o644) }, 3,
 			[]string{"run " + runID, "the ledger says score 1.000", "re-derives 0.500"}},
