@@ -31,6 +31,8 @@ const (
 	reasonTestsOnly    = "changes tests but no code"
 	reasonMessage      = "its message says nothing usable"
 	reasonNamesTest    = "its message names a new test"
+	reasonRefactor     = "its message describes a refactor, a rename or an upgrade, not a fix"
+	reasonQuotesFix    = "its message quotes a line of the fix"
 	reasonNoModule     = "Go tests without a go.mod at the top"
 	reasonMissing      = "needs a package that is missing here (not vendored, not installed)"
 	reasonNewerGo      = "needs a newer Go than this machine's"
@@ -290,6 +292,9 @@ func prepare(ctx context.Context, repo string, c commit) (task, string, error) {
 	if !ok {
 		return task{}, reasonMessage, nil
 	}
+	if refactor.MatchString(prompt) {
+		return task{}, reasonRefactor, nil
+	}
 	before, err := treeAt(ctx, repo, c.parent)
 	if err != nil {
 		return task{}, "", err
@@ -320,7 +325,35 @@ func prepare(ctx context.Context, repo string, c commit) (task, string, error) {
 	if reason == "" && namesNewTest(t) {
 		reason = reasonNamesTest
 	}
+	if reason == "" && quotesFix(t) {
+		reason = reasonQuotesFix
+	}
 	return t, reason, nil
+}
+
+// refactor matches a message whose first line says the commit renames,
+// refactors, upgrades or restyles rather than fixes: no bug to report.
+var refactor = regexp.MustCompile(`(?i)^\s*(rename|refactor|bump|upgrade|reformat|gofmt|lint|` +
+	`use \S+( \S+)? instead of|replace \S+ with|update (go|the go version|dependencies|deps|go\.mod))\b`)
+
+// quotesFix says whether t's prompt quotes a line the fix added to the
+// code (one of at least 12 characters, spaces aside): a prompt that holds
+// its answer is no task.
+func quotesFix(t task) bool {
+	prompt := strings.Join(strings.Fields(t.prompt), " ")
+	for name, after := range t.reference {
+		before := map[string]bool{}
+		for l := range strings.SplitSeq(string(t.repo[name]), "\n") {
+			before[strings.Join(strings.Fields(l), " ")] = true
+		}
+		for l := range strings.SplitSeq(string(after), "\n") {
+			line := strings.Join(strings.Fields(l), " ")
+			if len(line) >= 12 && !before[line] && strings.Contains(prompt, line) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var moduleLine = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)`)
@@ -444,6 +477,12 @@ func namesNewTest(t task) bool {
 var trailer = regexp.MustCompile(`^(?i:[a-z-]+-by|change-id|co-authored-by|fixes|closes|refs|see-also|bug|cc):\s|^\(cherry picked from commit`)
 var mergeLine = regexp.MustCompile(`^Merge (pull request #\d+ from|branch|remote-tracking branch|tag|commit)\b|^Merged in \S+ \(pull request #\d+\)$`)
 var words = regexp.MustCompile(`[\pL]{2,}`)
+
+// issueRef matches a reference to an issue or pull request the agent
+// cannot read: "(#163)", "fixes #196", "owner/repo#12", a URL to one.
+var emptyParens = regexp.MustCompile(`\s+\(\s*\)`) // what an issue reference leaves, not a call: "Foo()"
+var issueRef = regexp.MustCompile(`(?i)\s*\(\s*#\d+\s*\)|\b(fix(es|ed)?|close[sd]?|resolve[sd]?|see|refs?)\s+` +
+	`([\w.-]+/[\w.-]+)?#\d+\b|https?://\S+/(issues|pull)/\d+\S*|([\w.-]+/[\w.-]+)?#\d+\b`)
 var boring = regexp.MustCompile(`(?i)^(wip|fix(es|ed)?|updates?|minor|cleanup|tests?|typo|tweak|changes|more|stuff|misc|bump|refactor|\.+)\b[\s.!]*$`)
 
 // promptOf turns a commit message into the request a user would have
@@ -457,6 +496,7 @@ func promptOf(msg string) (string, bool) {
 		if trailer.MatchString(t) || mergeLine.MatchString(t) || strings.Trim(t, "-") == "" && t != "" {
 			continue
 		}
+		l = emptyParens.ReplaceAllString(issueRef.ReplaceAllString(l, ""), "")
 		keep = append(keep, strings.TrimRight(l, " \t"))
 	}
 	text := strings.TrimSpace(strings.Join(keep, "\n"))

@@ -341,15 +341,52 @@ func TestPromptOf(t *testing.T) {
 	for msg, want := range map[string]string{
 		"Fix Sum\n\nIt drops the last one.\n\nSigned-off-by: A <a@b>\n": "Fix Sum\n\nIt drops the last one.\n",
 		"Merge pull request #12 from a/b\n\nParse dates in UTC":         "Parse dates in UTC\n",
-		"wip":                         "",
-		"fix typo":                    "",
-		"Merge branch 'x'":            "",
-		"Update":                      "",
-		"Handle an empty config file": "Handle an empty config file\n",
+		"wip":                               "",
+		"fix typo":                          "",
+		"Merge branch 'x'":                  "",
+		"Update":                            "",
+		"Handle an empty config file":       "Handle an empty config file\n",
+		"Fix monotonicity in UUIDv7 (#150)": "Fix monotonicity in UUIDv7\n",
+		"Parse dates in UTC, fixes #196":    "Parse dates in UTC,\n",
+		"Drop the last byte (see google/uuid#12) on overflow": "Drop the last byte on overflow\n",
+		"Trim the key\n\nhttps://github.com/a/b/issues/7":     "Trim the key\n",
+		"Fix Close() on a nil reader (#9)":                    "Fix Close() on a nil reader\n",
 	} {
 		got, ok := promptOf(msg)
 		if got != want || ok != (want != "") {
 			t.Errorf("promptOf(%q) = %q, %v; want %q", msg, got, ok, want)
+		}
+	}
+}
+
+// TestRefactorsAndLeaksMakeNoTask: a message that renames, refactors or
+// upgrades is no bug report; one that quotes a line the fix added holds
+// its answer.
+func TestRefactorsAndLeaksMakeNoTask(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"Rename {NDiff,NSame} as {NumDiff,NumSame}":     true,
+		"Use any alias instead of interface{}":          true,
+		"Bump the go version to 1.22":                   true,
+		"refactor: split the parser":                    true,
+		"Fix textual printing of byte slices":           false,
+		"Reject a key that renames the column silently": false,
+	} {
+		p, _ := promptOf(msg)
+		if got := refactor.MatchString(p); got != want {
+			t.Errorf("%q: refactor %v, want %v", msg, got, want)
+		}
+	}
+	fix := task{repo: map[string][]byte{"m.go": []byte("package m\n\nfunc F(x []int) int {\n\treturn x[1]\n}\n")},
+		reference: map[string][]byte{"m.go": []byte("package m\n\nfunc F(x []int) int {\n\tif len(x) == 0 {\n\t\treturn 0\n\t}\n\treturn x[1]\n}\n")}}
+	for prompt, want := range map[string]bool{
+		"F panics on an empty slice.":                                  false,
+		"Special case the edge case by checking if len(x) == 0 { in F": true,
+		"F: return x[1] is wrong for short slices":                     false, // a line of the parent too
+		"Guard F   with  if len(x)  ==  0 {  and return early":         true,
+	} {
+		fix.prompt = prompt
+		if got := quotesFix(fix); got != want {
+			t.Errorf("%q quotes the fix: %v, want %v", prompt, got, want)
 		}
 	}
 }
