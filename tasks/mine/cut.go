@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,6 +63,81 @@ func cutPassing(ctx context.Context, t *task, dir, tmp string) (string, string) 
 		}
 	}
 	return reasonPartPass, "tests still pass on the parent after three rounds of cutting"
+}
+
+// cutPassingPy makes a Python task fail-to-pass, as cutPassing does a Go
+// one: it runs the hidden tests on the parent's tree in the sandbox and
+// renames every test function all of whose cases passed there so pytest no
+// longer collects it (test_x becomes passes_on_parent_test_x, its body kept
+// for the reader), then checks the task again: the untouched tree must
+// score 0 on what is left.
+func cutPassingPy(ctx context.Context, t *task, dir, tmp string) (string, string) {
+	files := maps.Clone(t.repo)
+	maps.Copy(files, t.hidden)
+	_, out, _, err := runBox(ctx, files, t.test+" -rA", 5*time.Minute)
+	if err != nil {
+		return reasonSandbox, err.Error()
+	}
+	passed, failed := pytestVerdicts(out)
+	hidden, cut := maps.Clone(t.hidden), 0
+	for _, key := range slices.Sorted(maps.Keys(passed)) {
+		file, fn, _ := strings.Cut(key, "::")
+		if failed[key] || hidden[file] == nil {
+			continue
+		}
+		def := regexp.MustCompile(`(?m)^(\s*(?:async\s+)?def )` + regexp.QuoteMeta(fn) + `\(`)
+		renamed := def.ReplaceAll(hidden[file], []byte("${1}passes_on_parent_"+fn+"("))
+		if !bytes.Equal(renamed, hidden[file]) {
+			cut++
+		}
+		hidden[file] = renamed
+	}
+	if cut == 0 {
+		return reasonPartPass, "the untouched tree scores above 0, yet no hidden test function passed whole on the parent"
+	}
+	t.hidden = hidden
+	os.RemoveAll(dir) // the task is written again below; a folder that will not go fails that write
+	if err := t.write(dir); err != nil {
+		return reasonInvalid, err.Error()
+	}
+	r := tasks.Check(ctx, dir, tmp+"-cut")
+	switch {
+	case r.Problem != "":
+		return reasonPartPass, "after setting aside the tests that pass on the parent: " + r.Problem
+	case !strings.HasPrefix(r.Untouched, "0/"):
+		return reasonPartPass, "tests still pass on the parent after setting aside those that passed whole"
+	}
+	return "", ""
+}
+
+// pytestVerdicts reads pytest -rA's summary lines ("PASSED path::Class::
+// test_x[case]") into the test functions, keyed "path::test_x", of which a
+// case passed and of which one failed or erred.
+func pytestVerdicts(out []byte) (passed, failed map[string]bool) {
+	passed, failed = map[string]bool{}, map[string]bool{}
+	for line := range strings.SplitSeq(string(out), "\n") {
+		verdict, id, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok || verdict != "PASSED" && verdict != "FAILED" && verdict != "ERROR" {
+			continue
+		}
+		id, _, _ = strings.Cut(id, " ")
+		id, _, _ = strings.Cut(id, "[")
+		file, rest, ok := strings.Cut(id, "::")
+		if !ok {
+			continue
+		}
+		fn := rest // a function, or Class::method
+		if i := strings.LastIndex(rest, "::"); i >= 0 {
+			fn = rest[i+len("::"):]
+		}
+		key := file + "::" + fn
+		if verdict == "PASSED" {
+			passed[key] = true
+		} else {
+			failed[key] = true
+		}
+	}
+	return passed, failed
 }
 
 // passingOnParent runs t's test command with -json on the parent's tree

@@ -229,6 +229,9 @@ func checkTask(ctx context.Context, t *task, dir, tmp string) (string, string) {
 	if reason == "" && strings.Contains(t.test, "go test") && !strings.HasPrefix(r.Untouched, "0/") {
 		return cutPassing(ctx, t, dir, tmp)
 	}
+	if reason == "" && strings.Contains(t.test, "-m pytest") && !strings.HasPrefix(r.Untouched, "0/") {
+		return cutPassingPy(ctx, t, dir, tmp)
+	}
 	return reason, cmp.Or(detail, r.Problem)
 }
 

@@ -280,6 +280,26 @@ func TestMinePython(t *testing.T) {
 	if !strings.Contains(string(toml), `test = "python3 -m pytest -q -p no:cacheprovider tests/test_words.py"`) || strings.Contains(string(toml), "group =") {
 		t.Errorf("task.toml:\n%s", toml)
 	}
+	// Fail-to-pass, as Go's: test_one passes on the parent and is set aside,
+	// so a tree that changes nothing scores 0 and the fix 1.
+	hidden, _ := os.ReadFile(filepath.Join(dirs[0], "hidden", "tests", "test_words.py"))
+	if !strings.Contains(string(hidden), "def passes_on_parent_test_one(") || !strings.Contains(string(hidden), "def test_spaces(") {
+		t.Errorf("hidden/tests/test_words.py:\n%s", hidden)
+	}
+	if r := tasks.Check(context.Background(), dirs[0], filepath.Join(t.TempDir(), "check")); r.Problem != "" || !strings.HasPrefix(r.Untouched, "0/") {
+		t.Errorf("the mined Python task: problem %q, untouched %q; want none and 0/N", r.Problem, r.Untouched)
+	}
+}
+
+func TestPytestVerdicts(t *testing.T) {
+	out := []byte("..F\n=== short test summary info ===\nPASSED tests/test_a.py::test_one\n" +
+		"PASSED tests/test_a.py::TestK::test_two[1]\nFAILED tests/test_a.py::TestK::test_two[2] - assert 1 == 2\n" +
+		"ERROR tests/test_b.py::test_three - fixture\nPASSED tests/test_b.py::test_four[a b]\n")
+	passed, failed := pytestVerdicts(out)
+	want := map[string]bool{"tests/test_a.py::test_one": true, "tests/test_a.py::test_two": true, "tests/test_b.py::test_four": true}
+	if !maps.Equal(passed, want) || !failed["tests/test_a.py::test_two"] || !failed["tests/test_b.py::test_three"] || len(failed) != 2 {
+		t.Errorf("passed %v, failed %v", passed, failed)
+	}
 }
 
 func TestMineRefusesBadInput(t *testing.T) {
