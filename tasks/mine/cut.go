@@ -151,6 +151,12 @@ func passingOnParent(ctx context.Context, t task) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	return passedTests(out), nil
+}
+
+// passedTests reads go test -json output into the top-level tests that
+// passed, every time they ran, keyed "import/path TestName".
+func passedTests(out []byte) map[string]bool {
 	passed := map[string]bool{}
 	for line := range bytes.SplitSeq(out, []byte("\n")) {
 		var e struct{ Action, Package, Test string }
@@ -165,7 +171,7 @@ func passingOnParent(ctx context.Context, t task) (map[string]bool, error) {
 			delete(passed, key) // run twice (-count), it must pass every time
 		}
 	}
-	return passed, nil
+	return passed
 }
 
 // cutTests returns t's hidden/ without the top-level Go tests in passed

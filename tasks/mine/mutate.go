@@ -236,6 +236,13 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 		t.test = goTest + " " + pkg
 		code, out, timedOut, err := runBox(ctx, tree, goTest+" -json -timeout 30s "+pkg, mutateCheckTime)
 		m.reason = goVerdict(code, out, timedOut, err, &t)
+		// The run just made is the parent's (the mutant's): the tests that
+		// passed on it are cut now, so the task is checked once, not found
+		// scoring above 0 and cut and checked again (cutPassing stays the
+		// fallback for a test that passed here and fails when scored).
+		if hidden, err := cutTests(t, passedTests(out)); m.reason == "" && err == nil {
+			t.hidden = hidden
+		}
 	} else {
 		for name, b := range files {
 			if isTest(name) {
