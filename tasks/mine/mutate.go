@@ -44,7 +44,10 @@ type MutateOptions struct {
 	Seed      uint64 // the order mutants are tried in
 	Split     [3]int
 	Jobs      int
-	Progress  io.Writer
+	// Budget, above zero, stops trying mutants once it has passed and writes
+	// the tasks kept so far (a batch under way finishes first).
+	Budget   time.Duration
+	Progress io.Writer
 }
 
 // site is one typed mutation: the bytes [start, end) of file replaced by
@@ -135,6 +138,10 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	var kept []*mutant
 	jobs := max(o.Jobs, 1)
 	for at := 0; at < len(sites) && len(kept) < o.N; at += jobs {
+		if o.Budget > 0 && time.Since(start) > o.Budget {
+			prog.printf(true, "mutate: the time budget of %s is spent: writing the %d tasks kept", o.Budget, len(kept))
+			break
+		}
 		batch := make([]*mutant, 0, jobs)
 		for _, s := range sites[at:min(at+jobs, len(sites))] {
 			batch = append(batch, &mutant{s: s})

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"ratchet/anchor"
 	"ratchet/internal/testtree"
@@ -218,5 +219,26 @@ func TestMutateNamesFailingTestsAndTakesRev(t *testing.T) {
 		if b, _ := os.ReadFile(ref); string(b) == sumBuggy {
 			t.Errorf("%s is HEAD's broken Sum, not the code of --rev", ref)
 		}
+	}
+}
+
+// TestMutateTimeBudget: a spent budget stops mutate before the next batch
+// of mutants; here it is spent before the first, so nothing is tried and
+// nothing written.
+func TestMutateTimeBudget(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs the tests in the sandbox")
+	}
+	repo := t.TempDir()
+	testtree.Write(t, repo, calcModule)
+	out := filepath.Join(t.TempDir(), "suite")
+	sum, err := Mutate(context.Background(), MutateOptions{Repo: repo, Out: out, N: 5, Seed: 1, Split: [3]int{100, 0, 0},
+		Jobs: 2, Budget: time.Nanosecond})
+	if err == nil || sum.Seen != 0 {
+		t.Errorf("a spent budget: %d mutants tried, %v; want none and nothing written", sum.Seen, err)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) > 0 {
+		t.Errorf("a run that kept nothing wrote %d entries into %s", len(entries), out)
 	}
 }
