@@ -215,3 +215,26 @@ func needPreflight(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildsOnLinuxOnlySaysSo: built for another system, the anchor stops at
+// builds_on_linux_only.go, whose undefined name says why, before the
+// Linux-only system calls that would otherwise be the first errors shown.
+func TestBuildsOnLinuxOnlySaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the standard library for another system")
+	}
+	cmd := exec.Command("go", "build", "-o", os.DevNull, ".")
+	cmd.Env = append(os.Environ(), "GOOS=darwin", "GOARCH=arm64", "CGO_ENABLED=0")
+	out, err := cmd.CombinedOutput()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	first := ""
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "#") {
+			first = l
+			break
+		}
+	}
+	if err == nil || !strings.Contains(first, "builds_on_linux_only.go") || !strings.Contains(first, "Linux_only") {
+		t.Errorf("a build for macOS: %v, first error %q; want it to name Linux only:\n%s", err, first, out)
+	}
+}
