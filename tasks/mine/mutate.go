@@ -73,7 +73,9 @@ var pymut []byte
 
 // Mutate writes up to o.N tasks made by changing one function of o.Repo's
 // code at a time (a flipped comparison, an off-by-one bound, swapped
-// operands, a wrong constant, a dropped statement), each kept only when
+// operands, a wrong constant, a dropped statement; in Go also a swapped
+// operator, a negated condition, swapped arguments, a removed early
+// return), each kept only when
 // some test of the project fails on it; every test must pass on the
 // original. The same seed tries the same mutants in the same order.
 func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
@@ -463,10 +465,24 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 }
 
 var flips = map[token.Token]token.Token{token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR, token.EQL: token.NEQ, token.NEQ: token.EQL}
+
+// arith and logic are the operators a slip of the hand swaps: the
+// arithmetic ones (a string's + becomes a mutant that does not build,
+// dropped for it) and the boolean connectives.
+var arith = map[token.Token]token.Token{token.ADD: token.SUB, token.SUB: token.ADD, token.MUL: token.QUO,
+	token.QUO: token.MUL, token.LAND: token.LOR, token.LOR: token.LAND}
 var ordered = map[token.Token]bool{token.LSS: true, token.LEQ: true, token.GTR: true, token.GEQ: true}
 var swappable = map[token.Token]bool{token.SUB: true, token.QUO: true, token.REM: true, token.LSS: true, token.LEQ: true, token.GTR: true, token.GEQ: true}
 
 // goSites lists the mutation sites in the function bodies of one Go file.
+// lastStmt is a block's last statement, or nil.
+func lastStmt(b *ast.BlockStmt) ast.Stmt {
+	if len(b.List) == 0 {
+		return nil
+	}
+	return b.List[len(b.List)-1]
+}
+
 func goSites(name string, src []byte) []site {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
@@ -499,6 +515,9 @@ func goSites(name string, src []byte) []site {
 				if op, ok := flips[x.Op]; ok {
 					add("flip", x.OpPos, x.OpPos+token.Pos(len(x.Op.String())), op.String())
 				}
+				if op, ok := arith[x.Op]; ok {
+					add("operator", x.OpPos, x.OpPos+token.Pos(len(x.Op.String())), op.String())
+				}
 				if swappable[x.Op] {
 					add("swap", x.Pos(), x.End(), text(x.Y)+" "+x.Op.String()+" "+text(x.X))
 				}
@@ -511,6 +530,13 @@ func goSites(name string, src []byte) []site {
 						}
 					}
 					add("bound", x.Y.Pos(), x.Y.End(), repl)
+				}
+			case *ast.IfStmt:
+				add("negate", x.Cond.Pos(), x.Cond.End(), "!("+string(src[off(x.Cond.Pos()):off(x.Cond.End())])+")")
+			case *ast.CallExpr:
+				if len(x.Args) == 2 && x.Ellipsis == token.NoPos {
+					a, b := x.Args[0], x.Args[1]
+					add("args", a.Pos(), b.End(), string(src[off(b.Pos()):off(b.End())])+", "+string(src[off(a.Pos()):off(a.End())]))
 				}
 			case *ast.BasicLit:
 				if v, err := strconv.ParseInt(x.Value, 0, 64); err == nil && x.Kind == token.INT && !bounds[x] {
@@ -528,6 +554,10 @@ func goSites(name string, src []byte) []site {
 					case *ast.AssignStmt:
 						if st.Tok != token.DEFINE {
 							add("drop", s.Pos(), s.End(), "")
+						}
+					case *ast.IfStmt: // an early return or a guard, gone
+						if _, ret := lastStmt(st.Body).(*ast.ReturnStmt); ret && st.Else == nil && st.Init == nil {
+							add("early-return", s.Pos(), s.End(), "")
 						}
 					}
 				}

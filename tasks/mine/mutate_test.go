@@ -52,7 +52,7 @@ func TestMutateGo(t *testing.T) {
 	repo := t.TempDir()
 	testtree.Write(t, repo, calcModule)
 	out := filepath.Join(t.TempDir(), "suite")
-	o := MutateOptions{Repo: repo, Out: out, N: 2, Seed: 7, Split: [3]int{50, 50, 0}, Jobs: 2}
+	o := MutateOptions{Repo: repo, Out: out, N: 2, Seed: 4, Split: [3]int{50, 50, 0}, Jobs: 2}
 	sum, err := Mutate(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -240,5 +240,26 @@ func TestMutateTimeBudget(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(out); len(entries) > 0 {
 		t.Errorf("a run that kept nothing wrote %d entries into %s", len(entries), out)
+	}
+}
+
+// TestGoSitesMoreOperators: an arithmetic or boolean operator swapped, a
+// condition negated, two arguments swapped, an early return removed.
+func TestGoSitesMoreOperators(t *testing.T) {
+	src := "package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n"
+	var got []string
+	for _, s := range goSites("calc/g.go", []byte(src)) {
+		got = append(got, s.Kind+": "+src[:s.Start]+s.Repl+src[s.End:])
+	}
+	for _, want := range []string{
+		"operator: package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 || ok {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n",
+		"operator: package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(a/b, b)\n}\n",
+		"negate: package calc\n\nfunc g(a, b int, ok bool) int {\n\tif !(a < 0 && ok) {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n",
+		"args: package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(b, a*b)\n}\n",
+		"early-return: package calc\n\nfunc g(a, b int, ok bool) int {\n\t\n\treturn max(a*b, b)\n}\n",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("no mutant\n%s\namong\n%s", want, strings.Join(got, "\n---\n"))
+		}
 	}
 }
