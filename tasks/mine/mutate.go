@@ -330,8 +330,29 @@ func goVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
 		}
 		lines = append(lines, l)
 	}
-	t.prompt = bugReport(t.test, names, lines)
+	t.prompt = bugReport(t.test, names, panicSymptom(lines))
 	return ""
+}
+
+// panicSymptom cuts a test's panic down to what a user would report: the
+// panic's message and the frames in test files, without goroutine headers,
+// runtime and testing frames, addresses, or the frame in the code that
+// panicked (which would point at the bug). Other output is kept as it is.
+func panicSymptom(lines []string) []string {
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "panic: ") })
+	if at < 0 {
+		return lines
+	}
+	msg, _, _ := strings.Cut(strings.TrimSpace(lines[at]), " [recovered")
+	out := append(slices.Clone(lines[:at]), msg)
+	for i, l := range lines[at+1:] {
+		file, _, _ := strings.Cut(strings.TrimSpace(l), " +0x")
+		if strings.HasSuffix(strings.Split(file, ":")[0], "_test.go") && i > 0 {
+			fn, _, _ := strings.Cut(strings.TrimSpace(lines[at+i]), "(")
+			out = append(out, "at "+fn+" ("+path.Base(file)+")")
+		}
+	}
+	return out
 }
 
 var testFraming = regexp.MustCompile(`^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|PASS|SKIP)):? `)

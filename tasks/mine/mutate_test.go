@@ -263,3 +263,28 @@ func TestGoSitesMoreOperators(t *testing.T) {
 		}
 	}
 }
+
+func TestPanicSymptom(t *testing.T) {
+	lines := []string{
+		"--- FAIL: TestSum (0.00s)",
+		"panic: runtime error: index out of range [3] with length 3 [recovered, repanicked]",
+		"goroutine 19 [running]:",
+		"testing.tRunner.func1.2({0x575440, 0xc62edfc0030})",
+		"\t/usr/local/go/src/testing/testing.go:1974 +0x232",
+		"example.com/calc/calc.Sum(...)",
+		"\t/work/task/calc/sum.go:6",
+		"example.com/calc/calc.TestSum(0xc000003180)",
+		"\t/work/task/calc/calc_test.go:6 +0x1d",
+		"testing.tRunner(0xc000003180, 0x5a2e30)",
+		"\t/usr/local/go/src/testing/testing.go:2036 +0xea",
+	}
+	got := strings.Join(panicSymptom(lines), "\n")
+	want := "--- FAIL: TestSum (0.00s)\npanic: runtime error: index out of range [3] with length 3\n" +
+		"at example.com/calc/calc.TestSum (calc_test.go:6)"
+	if got != want {
+		t.Errorf("panicSymptom:\n%s\nwant\n%s", got, want)
+	}
+	if plain := []string{"sum_test.go:9: Sum(1, 2) = 4, want 3"}; !slices.Equal(panicSymptom(plain), plain) {
+		t.Errorf("output without a panic changed: %v", panicSymptom(plain))
+	}
+}
