@@ -30,10 +30,11 @@ import (
 
 // Why a mutant makes no task.
 const (
-	reasonSurvives  = "no test fails on it (the tests miss it)"
-	reasonNoBuild   = "it does not build, or vet or the test run rejects it"
-	reasonHangs     = "its tests hang"
-	mutateCheckTime = 2 * time.Minute
+	reasonSurvives    = "no test fails on it (the tests miss it)"
+	reasonNoBuild     = "it does not build, or vet or the test run rejects it"
+	reasonHangs       = "its tests hang"
+	reasonNamesMutant = "its failing output quotes the code it changed"
+	mutateCheckTime   = 2 * time.Minute
 )
 
 // MutateOptions says what to mutate and where to write the tasks.
@@ -262,6 +263,9 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 		code, out, timedOut, err := runBox(ctx, tree, t.test+" -x --tb=short -rf", mutateCheckTime)
 		m.reason = pyVerdict(code, out, timedOut, err, &t)
 	}
+	if m.reason == "" && namesMutation(t.prompt, string(src[s.Start:s.End]), s.Repl) {
+		m.reason = reasonNamesMutant
+	}
 	if m.reason != "" {
 		return
 	}
@@ -332,6 +336,20 @@ func goVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
 	}
 	t.prompt = bugReport(t.test, names, panicSymptom(lines))
 	return ""
+}
+
+// namesMutation says whether a prompt quotes the code a mutant changed, as
+// it was or as it became (6 characters or more, spaces aside): the failing
+// output would give the fix away.
+func namesMutation(prompt, was, became string) bool {
+	squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	p := squash(prompt)
+	for _, code := range []string{squash(was), squash(became)} {
+		if len(code) >= 6 && strings.Contains(p, code) {
+			return true
+		}
+	}
+	return false
 }
 
 // panicSymptom cuts a test's panic down to what a user would report: the

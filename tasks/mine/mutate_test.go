@@ -288,3 +288,19 @@ func TestPanicSymptom(t *testing.T) {
 		t.Errorf("output without a panic changed: %v", panicSymptom(plain))
 	}
 }
+
+func TestNamesMutation(t *testing.T) {
+	for _, c := range []struct {
+		prompt, was, became string
+		want                bool
+	}{
+		{"Clamp(10, 0, 9) = 10, want 9", "x > hi", "x >= hi", false},
+		{"assertion failed: i <= len(xs) at line 6", "i < len(xs)", "i <= len(xs)", true},
+		{"got s+=xs[i]-1 somewhere", "s += xs[i] - 1", "", true},
+		{"x < 0 fails", "<", "<=", false}, // too short to be a quote
+	} {
+		if got := namesMutation(c.prompt, c.was, c.became); got != c.want {
+			t.Errorf("namesMutation(%q, %q, %q) = %v, want %v", c.prompt, c.was, c.became, got, c.want)
+		}
+	}
+}
