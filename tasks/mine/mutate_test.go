@@ -154,22 +154,42 @@ func TestMutatePython(t *testing.T) {
 }
 
 func TestGoSites(t *testing.T) {
-	src := []byte("package calc\n\nfunc f(xs []int) int {\n\ts := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i] - 1\n\t}\n\treturn s\n}\n")
-	var kinds []string
-	for _, s := range goSites("calc/f.go", src) {
-		mutated := string(src[:s.Start]) + s.Repl + string(src[s.End:])
-		kinds = append(kinds, s.Kind+": "+strings.TrimSpace(strings.Split(mutated[strings.Index(mutated, "{")+1:], "return")[0]))
+	src := "package calc\n\nfunc f(xs []int) int {\n\ts := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i] - 1\n\t}\n\treturn s\n}\n"
+	body := func(mutated string) string { // the function's body up to its return
+		return strings.TrimSpace(strings.Split(mutated[strings.Index(mutated, "{")+1:], "return")[0])
 	}
-	for _, want := range []string{
+	wantSites(t, "calc/f.go", src, body,
 		"flip: s := 0\n\tfor i := 0; i <= len(xs); i++ {\n\t\ts += xs[i] - 1\n\t}",
 		"swap: s := 0\n\tfor i := 0; len(xs) < i; i++ {\n\t\ts += xs[i] - 1\n\t}",
 		"bound: s := 0\n\tfor i := 0; i < len(xs)+1; i++ {\n\t\ts += xs[i] - 1\n\t}",
 		"swap: s := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += 1 - xs[i]\n\t}",
 		"constant: s := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i] - 2\n\t}",
-		"drop: s := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\t\n\t}",
-	} {
-		if !slices.Contains(kinds, want) {
-			t.Errorf("no mutant\n%s\namong\n%s", want, strings.Join(kinds, "\n---\n"))
+		"drop: s := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\t\n\t}")
+	// An arithmetic or boolean operator swapped, a condition negated, two
+	// arguments swapped, an early return removed.
+	src = "package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n"
+	whole := func(mutated string) string {
+		return strings.TrimPrefix(mutated, "package calc\n\nfunc g(a, b int, ok bool) int {\n")
+	}
+	wantSites(t, "calc/g.go", src, whole,
+		"operator: \tif a < 0 || ok {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n",
+		"operator: \tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(a/b, b)\n}\n",
+		"negate: \tif !(a < 0 && ok) {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n",
+		"args: \tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(b, a*b)\n}\n",
+		"early-return: \t\n\treturn max(a*b, b)\n}\n")
+}
+
+// wantSites fails unless goSites finds, in src, a mutant for each of wants
+// ("kind: " and the mutated source as view shows it).
+func wantSites(t *testing.T, name, src string, view func(string) string, wants ...string) {
+	t.Helper()
+	var got []string
+	for _, s := range goSites(name, []byte(src)) {
+		got = append(got, s.Kind+": "+view(src[:s.Start]+s.Repl+src[s.End:]))
+	}
+	for _, want := range wants {
+		if !slices.Contains(got, want) {
+			t.Errorf("no mutant\n%s\namong\n%s", want, strings.Join(got, "\n---\n"))
 		}
 	}
 }
@@ -240,27 +260,6 @@ func TestMutateTimeBudget(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(out); len(entries) > 0 {
 		t.Errorf("a run that kept nothing wrote %d entries into %s", len(entries), out)
-	}
-}
-
-// TestGoSitesMoreOperators: an arithmetic or boolean operator swapped, a
-// condition negated, two arguments swapped, an early return removed.
-func TestGoSitesMoreOperators(t *testing.T) {
-	src := "package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n"
-	var got []string
-	for _, s := range goSites("calc/g.go", []byte(src)) {
-		got = append(got, s.Kind+": "+src[:s.Start]+s.Repl+src[s.End:])
-	}
-	for _, want := range []string{
-		"operator: package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 || ok {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n",
-		"operator: package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(a/b, b)\n}\n",
-		"negate: package calc\n\nfunc g(a, b int, ok bool) int {\n\tif !(a < 0 && ok) {\n\t\treturn 0\n\t}\n\treturn max(a*b, b)\n}\n",
-		"args: package calc\n\nfunc g(a, b int, ok bool) int {\n\tif a < 0 && ok {\n\t\treturn 0\n\t}\n\treturn max(b, a*b)\n}\n",
-		"early-return: package calc\n\nfunc g(a, b int, ok bool) int {\n\t\n\treturn max(a*b, b)\n}\n",
-	} {
-		if !slices.Contains(got, want) {
-			t.Errorf("no mutant\n%s\namong\n%s", want, strings.Join(got, "\n---\n"))
-		}
 	}
 }
 
