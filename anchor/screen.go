@@ -76,7 +76,7 @@ func Screen(train, trainPost, hold, holdPost []float64, alpha float64, seed uint
 		}
 	}
 	if p := float64(accepts) / draws; p < Futile {
-		return fmt.Sprintf("futile: a %.3f chance of acceptance from here (%d fixed, %d broken so far), below %g",
+		return fmt.Sprintf("futile: a %.3f chance to pass (%d tasks fixed, %d broken on both splits), below %g",
 			p, fixed, broken, Futile)
 	}
 	return ""
