@@ -73,7 +73,7 @@ func build(t *testing.T, dir, name string) string {
 // generation's component, hypothesis, goal and reason, a train run's error
 // and trace, a rejected diff, the evolve log and a door session. Then it
 // runs every command that shows them, the real binaries: ratchet log (text
-// and --json), anchor traces, ratchet evolve --history, ratchet sessions
+// and --json), ratchet evolve --history, ratchet sessions
 // (table, --json, --show), the dashboard's API and the MCP server's ledger
 // and session tools. None prints a control character raw, nor (where people
 // or editors read decoded JSON) as an escape that decodes to one.
