@@ -44,14 +44,21 @@ func suiteFiles(t *testing.T, out string) map[string]string {
 	return got
 }
 
+// calcProject writes calcModule into a new folder and names a suite folder
+// beside it for mutate to write.
+func calcProject(t *testing.T) (repo, out string) {
+	t.Helper()
+	repo = t.TempDir()
+	testtree.Write(t, repo, calcModule)
+	return repo, filepath.Join(t.TempDir(), "suite")
+}
+
 func TestMutateGo(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs mutants in the sandbox")
 	}
-	repo := t.TempDir()
-	testtree.Write(t, repo, calcModule)
-	out := filepath.Join(t.TempDir(), "suite")
+	repo, out := calcProject(t)
 	o := MutateOptions{Repo: repo, Out: out, N: 2, Seed: 4, Split: [3]int{50, 50, 0}, Jobs: 2}
 	sum, err := Mutate(context.Background(), o)
 	if err != nil {
@@ -250,9 +257,7 @@ func TestMutateTimeBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the tests in the sandbox")
 	}
-	repo := t.TempDir()
-	testtree.Write(t, repo, calcModule)
-	out := filepath.Join(t.TempDir(), "suite")
+	repo, out := calcProject(t)
 	sum, err := Mutate(context.Background(), MutateOptions{Repo: repo, Out: out, N: 5, Seed: 1, Split: [3]int{100, 0, 0},
 		Jobs: 2, Budget: time.Nanosecond})
 	if err == nil || sum.Seen != 0 {
