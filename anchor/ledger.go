@@ -181,14 +181,14 @@ func (a *Anchor) lock() (func(), error) {
 		return nil, fmt.Errorf("open the apply lock: %w", err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
+		f.Close() // the lock file is never written: closing it loses nothing
 		return nil, errors.New("another anchor init, apply or rollback holds this ledger; wait for it to finish")
 	}
 	a.sweep() // a dead apply's mounts and folders too
 	_, err = a.db.Exec(`UPDATE generations SET decision = 'interrupted',
 		reason = 'interrupted during: ' || reason WHERE decision = 'pending'`)
 	if err != nil {
-		f.Close()
+		f.Close() // as above: the error to report is the ledger's
 		return nil, fmt.Errorf("mark dead applies interrupted: %w", err)
 	}
 	return func() { f.Close() }, nil
@@ -209,7 +209,7 @@ func (a *Anchor) sweep() {
 				syscall.Unmount(f[4], syscall.MNT_DETACH)
 			}
 		}
-		os.RemoveAll(dir)
+		os.RemoveAll(dir) // a dead anchor's scratch: what stays is swept next time
 		for _, controller := range []string{"pids", "memory"} {
 			groups, _ := filepath.Glob(fmt.Sprintf("/sys/fs/cgroup/%s/ratchet-%d-*", controller, pid))
 			removeCgroups(groups)

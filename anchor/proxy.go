@@ -90,7 +90,7 @@ func StartProxy(sock string, c ProxyConfig) (*Proxy, error) {
 // of the anchor's, and a sandbox can open thousands.
 func (p *Proxy) admit(c net.Conn, s http.ConnState) {
 	if s == http.StateNew && p.conns.Add(1) > 64 {
-		c.Close()
+		c.Close() // refused: a harness that opened too many has nothing to lose
 	}
 	if s == http.StateClosed {
 		p.conns.Add(-1)
@@ -142,7 +142,7 @@ func refuse(w http.ResponseWriter, code int, kind, msg string) {
 	w.Header().Set("x-should-retry", "false")
 	w.WriteHeader(code)
 	body := map[string]any{"type": "error", "error": map[string]string{"type": kind, "message": msg}}
-	json.NewEncoder(w).Encode(body)
+	json.NewEncoder(w).Encode(body) // a harness that hung up is not told
 }
 
 // ServeHTTP serves one chat request, holding the proxy for the whole

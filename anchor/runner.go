@@ -188,7 +188,7 @@ func (a *Anchor) attempt(ctx context.Context, t Task, r *Run, force bool) {
 		Args: []string{"/opt/harness", "/work"},
 		Env:  []string{"MODEL_API", a.API, "MODEL_NAME", a.ModelName, "MODEL_OPTIONS", a.Options}, Memory: a.Memory}
 	code, out, timedOut, err := box.Run(ctx)
-	proxy.Close()
+	proxy.Close() // its usage is counted as replies arrive, not at close
 	r.TokensIn, r.TokensOut = proxy.Used()
 	cache.counts(r)
 	r.ExitCode = code

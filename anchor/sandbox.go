@@ -140,7 +140,7 @@ func (b *Box) Run(ctx context.Context) (code int, out []byte, timedOut bool, err
 	buf := &capped{limit: cmp.Or(b.Output, maxOutput)}
 	cmd.Stdout, cmd.Stderr = buf, buf
 	err = cmd.Start()
-	w.Close()
+	w.Close() // our copy of the child's end; the child holds its own
 	if err != nil {
 		return -1, nil, false, fmt.Errorf("start sandbox: %w", err)
 	}
@@ -181,7 +181,7 @@ func cgroup(controller string, limits ...string) string {
 		}
 	}
 	if err != nil {
-		os.Remove(dir)
+		os.Remove(dir) // empty: the error that made it useless is the one returned
 		warn(controller, fmt.Sprintf("no %s cgroup (%v); sandboxes run without a whole-sandbox %[1]s cap",
 			controller, err))
 		return ""

@@ -111,7 +111,8 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	var report []byte
 	if t.JUnit != "" {
 		if f, err := openData(filepath.Join(work, "task"), t.JUnit); err == nil {
-			report, _ = io.ReadAll(io.LimitReader(f, 16<<20)) // a longer report is cut, and fails to parse
+			// A longer report is cut, and fails to parse; the file was only read.
+			report, _ = io.ReadAll(io.LimitReader(f, 16<<20))
 			f.Close()
 		}
 	}
@@ -144,7 +145,7 @@ func openData(dir, name string) (*os.File, error) {
 		err = fmt.Errorf("%s is not a regular file", name)
 	}
 	if err != nil {
-		f.Close()
+		f.Close() // refused already; the refusal is the error
 		return nil, err
 	}
 	return f, nil

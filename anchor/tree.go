@@ -74,7 +74,7 @@ func HashOf(files map[string][]byte) string {
 		tw.WriteHeader(&tar.Header{Name: f, Mode: 0o644, Size: size, Typeflag: tar.TypeReg, Format: tar.FormatPAX})
 		tw.Write(files[f]) // writes to a hash cannot fail
 	}
-	tw.Close()
+	tw.Close() // nor can its footer
 	return hex.EncodeToString(h.Sum(nil))
 }
 
