@@ -213,8 +213,9 @@ func (c Config) Run(ctx context.Context, n int, loop bool) error {
 		if r.Decision == "error" && !loop {
 			return errors.New(r.Reason)
 		}
-		hopeless++
-		if r.Decision != "reject" || !strings.Contains(r.Reason, bestCaseFails) {
+		if r.Decision == "reject" && strings.Contains(r.Reason, bestCaseFails) {
+			hopeless++
+		} else {
 			hopeless = 0
 		}
 		if loop && hopeless >= HopelessRounds {

@@ -343,21 +343,29 @@ var refactor = regexp.MustCompile(`(?i)^\s*(rename|refactor|bump|upgrade|reforma
 // code (one of at least 12 characters, spaces aside): a prompt that holds
 // its answer is no task.
 func quotesFix(t task) bool {
-	prompt := strings.Join(strings.Fields(t.prompt), " ")
 	for name, after := range t.reference {
 		before := map[string]bool{}
 		for l := range strings.SplitSeq(string(t.repo[name]), "\n") {
-			before[strings.Join(strings.Fields(l), " ")] = true
+			before[squash(l)] = true
 		}
 		for l := range strings.SplitSeq(string(after), "\n") {
-			line := strings.Join(strings.Fields(l), " ")
-			if len(line) >= 12 && !before[line] && strings.Contains(prompt, line) {
+			if !before[squash(l)] && quotes(t.prompt, l, 12) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// quotes says whether text holds code, spaces aside in both, when code is
+// at least atLeast characters without them (shorter code is found by chance).
+func quotes(text, code string, atLeast int) bool {
+	c := squash(code)
+	return len(c) >= atLeast && strings.Contains(squash(text), c)
+}
+
+// squash is s without its spaces.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
 
 var moduleLine = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)`)
 

@@ -250,8 +250,10 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 		// passed on it are cut now, so the task is checked once, not found
 		// scoring above 0 and cut and checked again (cutPassing stays the
 		// fallback for a test that passed here and fails when scored).
-		if hidden, err := cutTests(t, passedTests(out)); m.reason == "" && err == nil {
-			t.hidden = hidden
+		if m.reason == "" {
+			if hidden, err := cutTests(t, passedTests(out)); err == nil {
+				t.hidden = hidden
+			}
 		}
 	} else {
 		for name, b := range files {
@@ -342,14 +344,7 @@ func goVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
 // it was or as it became (6 characters or more, spaces aside): the failing
 // output would give the fix away.
 func namesMutation(prompt, was, became string) bool {
-	squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
-	p := squash(prompt)
-	for _, code := range []string{squash(was), squash(became)} {
-		if len(code) >= 6 && strings.Contains(p, code) {
-			return true
-		}
-	}
-	return false
+	return quotes(prompt, was, 6) || quotes(prompt, became, 6)
 }
 
 // panicSymptom cuts a test's panic down to what a user would report: the
