@@ -36,3 +36,25 @@ func TestScreenOnlyRejects(t *testing.T) {
 		}
 	}
 }
+
+// The screen's full decision is the gate's, over groups: a holdout of 20
+// tasks in 2 groups can never pass the sign test at alpha 0.05 (p is at
+// least 0.25), however much each task gains, so neither the full nor the
+// screened evaluation accepts. Deciding over tasks, as the screen's rows
+// once did, accepted most of these candidates.
+func TestScreenDecidesOverGroups(t *testing.T) {
+	t.Parallel()
+	groups := make([]int, 20)
+	for i := range groups {
+		groups[i] = i % 2
+	}
+	su := Suite{Train: assumed(0.3, 20), Holdout: assumed(0.3, 20), HoldoutGroups: groups, K: 1, Alpha: 0.05}
+	tl := newSimulator(3, 0).screen(su, 3, 100)
+	if tl.FullAccepts != 0 || tl.Accepts != 0 {
+		t.Errorf("2 holdout groups: %d accepted in full, %d screened, of %d; want none", tl.FullAccepts, tl.Accepts, tl.Trials)
+	}
+	su.HoldoutGroups = nil // the same tasks, each its own unit: a gain of 3 logits is seen
+	if tl := newSimulator(3, 0).screen(su, 3, 100); tl.FullAccepts < 50 {
+		t.Errorf("20 independent holdout tasks at +3 logits: %d of %d accepted in full; want most", tl.FullAccepts, tl.Trials)
+	}
+}

@@ -286,7 +286,8 @@ type screenTally struct {
 }
 
 // screen plays trials applies as play does and decides each twice: in full
-// (train, then holdout when train rose) and screened as `anchor apply`
+// (train, then holdout when train rose; the gate over groups, as play's) and
+// screened as `anchor apply`
 // screens, each split in a random order, anchor.Batch tasks at a time,
 // stopped when anchor.Screen rejects.
 func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
@@ -301,17 +302,25 @@ func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
 			}
 			return c
 		}
-		pairs := func(pre, post, base []float64) ([]float64, []float64) { // drawn in a random order
-			a, b := make([]float64, len(pre)), make([]float64, len(pre))
+		// drawn in a random order; the groups (nil: each task its own) follow their tasks
+		pairs := func(pre, post, base []float64, groups []int) ([]float64, []float64, []int) {
+			a, b, g := make([]float64, len(pre)), make([]float64, len(pre)), []int(nil)
+			if groups != nil {
+				g = make([]int, len(pre))
+			}
 			for n, i := range rng.Perm(len(pre)) {
 				a[n], b[n] = scoreOf(draw(pre[i]), su.K, base, i), scoreOf(draw(post[i]), su.K, base, i)
+				if g != nil {
+					g[n] = groups[i]
+				}
 			}
-			return a, b
+			return a, b, g
 		}
-		tp, tq := pairs(su.Train, train, su.TrainBase)
-		hp, hq := pairs(su.Holdout, hold, su.HoldoutBase)
-		_, trainWhy := anchor.Gate("train", tp, tq, su.Alpha)
-		_, holdWhy := anchor.Gate("holdout", hp, hq, su.Alpha)
+		tp, tq, tg := pairs(su.Train, train, su.TrainBase, su.TrainGroups)
+		hp, hq, hg := pairs(su.Holdout, hold, su.HoldoutBase, su.HoldoutGroups)
+		// The anchor screens on tasks, as its screen sees them, and decides over groups.
+		_, trainWhy := anchor.Gate("train", grouped(tp, tg), grouped(tq, tg), su.Alpha)
+		_, holdWhy := anchor.Gate("holdout", grouped(hp, hg), grouped(hq, hg), su.Alpha)
 		full := su.K * (len(tp) + b2i(trainWhy == "")*len(hp))
 		accept, runs := screened(tp, tq, hp, hq, su.Alpha, rng.Uint64())
 		accept = accept && trainWhy == "" && holdWhy == ""

@@ -15,11 +15,18 @@
 #   N=10 GAINS="0 0.10" scripts/gatepower.sh
 #   FRESH=1 scripts/gatepower.sh               # a fresh ledger (baseline draw) per candidate
 #   KINDS=1 FRESH=1 GAINS=0 scripts/gatepower.sh   # A/A with each kind's tasks moving together
+#   FULL=1 N=20 GAINS=0.08 scripts/gatepower.sh     # whole applies: train judged too
 #
 # KINDS=S serves the sampler with --kinds S: every system prompt moves each
 # group's tasks together by a logit offset of spread S. With FRESH=1 each
 # apply's baseline prompt carries its own note, so every apply draws its own
 # offsets for the baseline as well as for the candidate.
+#
+# FULL=1 measures whole applies instead of the holdout side: every candidate
+# gets a fresh ledger on the whole suite (anchor init: the baseline's own
+# draw on train and holdout) and goes through `anchor apply` as a one-file
+# diff of the system prompt, so the diff checks, the screen, train's rule and
+# holdout's gate all decide it, as they decide an evolver's edit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s build
@@ -33,7 +40,11 @@ for gain in ${GAINS:-0 0.05 0.10}; do
   w="$out/gain-$gain"
   mkdir -p "$w/suite/train" "$w/suite/sealed" "$w/variants"
   cp -r "$suite/holdout" "$w/suite/"
-  for t in $(ls "$suite/train" | head -n "${TRAIN:-4}"); do cp -r "$suite/train/$t" "$w/suite/train/"; done
+  if [ -n "${FULL:-}" ]; then
+    cp -r "$suite/train" "$w/suite/"
+  else
+    for t in $(ls "$suite/train" | head -n "${TRAIN:-4}"); do cp -r "$suite/train/$t" "$w/suite/train/"; done
+  fi
   ratchet scripted-model --sampler --gain "$gain" --kinds "${KINDS:-0}" --phrase "$phrase" --suite "$w/suite" > "$w/urls" 2> "$w/sampler.log" &
   model=$!
   for _ in $(seq 300); do [ "$(wc -l < "$w/urls")" -ge 2 ] && break; sleep 0.1; done
@@ -47,7 +58,32 @@ for gain in ${GAINS:-0 0.05 0.10}; do
   (
     export ANCHOR_TASKS="$w/suite" MODEL_API=openai MODEL_URL="$(sed -n 1p "$w/urls")" \
       MODEL_NAME=sampler MODEL_OPTIONS= ANCHOR_JOBS="${ANCHOR_JOBS:-2}"
-    if [ -z "${FRESH:-}" ]; then
+    if [ -n "${FULL:-}" ]; then # a whole apply per candidate, each on a fresh ledger
+      accepted=0
+      for v in "$w"/variants/*; do
+        home="$w/ledger-$(basename "$v")"
+        cp -r "$w/harness" "$home.harness"
+        printf '\n(Baseline of apply %s.)\n' "$(basename "$v")" >> "$home.harness/system_prompt.md"
+        ANCHOR_HOME="$home" anchor init --harness "$home.harness" > "$home.init.txt" 2> "$home.init.log"
+        mkdir -p "$home.cand"
+        { cat "$home.harness/system_prompt.md"; printf '\n%s\n(Candidate %s of a power measurement.)\n' \
+          "$phrase" "$(basename "$v")"; } > "$home.cand/new.md"
+        diff -u --label a/system_prompt.md --label b/system_prompt.md "$home.harness/system_prompt.md" \
+          "$home.cand/new.md" > "$home.cand/c.diff" || true
+        printf '{"diff": "c.diff", "component": "system_prompt.md", "hypothesis": "power measurement", %s}\n' \
+          '"trace_ids": [], "goal": "read failing output first"' > "$home.cand/c.json"
+        rc=0
+        ANCHOR_HOME="$home" anchor apply --candidate "$home.cand/c.json" > "$home.txt" 2> "$home.apply.log" || rc=$?
+        case $rc in
+          0) accepted=$((accepted + 1)) ;;
+          1) grep -q rejected "$home.txt" || { cat "$home.apply.log" >&2; exit 1; } ;;
+          *) cat "$home.apply.log" >&2; exit 1 ;;
+        esac
+        echo "  $(basename "$v"): $(grep -h 'generation 1' "$home.txt" | cut -c1-160)" >&2
+      done
+      printf 'measured acceptance (whole applies): %d of %d = (fresh baselines)\n' "$accepted" "$n" \
+        > "$w/calibrate.txt"
+    elif [ -z "${FRESH:-}" ]; then
       ANCHOR_HOME="$w/ledger" anchor init --harness "$w/harness" 2> "$w/init.log"
       ANCHOR_HOME="$w/ledger" ratchet calibrate --variants "$w/variants" > "$w/calibrate.txt"
     else # a fresh ledger, so a fresh baseline draw, for every candidate: independent applies
