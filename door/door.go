@@ -439,7 +439,8 @@ func (d *Door) testSource(test string) string {
 	case d.cfg.Test != "":
 		return test + " (the operator's --test)"
 	case test == "":
-		return "none detected (no go.mod, pytest files, npm test or make test); the operator can set --test CMD"
+		return "none detected (no go.mod, pytest files, Cargo.toml, pom.xml, build.gradle, npm test, make test " +
+			"or CMakeLists.txt); the operator can set --test CMD"
 	}
 	return test + " (detected)"
 }

@@ -169,13 +169,28 @@ func TestContextKeepsOpeningRecentAndCallsWithObservations(t *testing.T) {
 }
 
 func TestDetectTest(t *testing.T) {
-	for files, want := range map[string]string{"go.mod": "go test ./...", "pytest.ini": "pytest -q", "package.json": "npm test", "Makefile": "make test", "README": ""} {
+	cmake := "cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure"
+	for files, want := range map[string]string{"go.mod": "go test ./...", "pytest.ini": "pytest -q",
+		"package.json": "npm test", "Makefile": "make test", "README": "", "Cargo.toml": "cargo test",
+		"pom.xml": "mvn -q test", "build.gradle": "gradle test", "build.gradle.kts gradlew": "./gradlew test",
+		"CMakeLists.txt": cmake, "CMakeLists.txt Makefile": "make test", "Cargo.toml package.json": "cargo test",
+		"package.json CMakeLists.txt": "npm test"} {
 		dir := t.TempDir()
-		body := map[string]string{"package.json": `{"scripts":{"test":"jest"}}`, "Makefile": "build:\n\ttrue\ntest:\n\ttrue\n"}[files]
-		os.WriteFile(filepath.Join(dir, files), []byte(body), 0o644)
+		for _, f := range strings.Fields(files) {
+			body := map[string]string{"package.json": `{"scripts":{"test":"jest"}}`, "Makefile": "build:\n\ttrue\ntest:\n\ttrue\n"}[f]
+			os.WriteFile(filepath.Join(dir, f), []byte(body), 0o644)
+		}
 		if got := DetectTest(dir); got != want {
 			t.Errorf("%s: %q, want %q", files, got, want)
 		}
+	}
+	// A package.json without a test script names no command: a C++ project
+	// whose tooling keeps one (for a formatter, say) is still built by CMake.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"devDependencies":{"prettier":"3"}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "CMakeLists.txt"), []byte("project(x)\n"), 0o644)
+	if got := DetectTest(dir); got != cmake {
+		t.Errorf("package.json without a test script beside CMakeLists.txt: %q, want %q", got, cmake)
 	}
 }
 

@@ -25,8 +25,10 @@ import (
 	"ratchet/internal/show"
 )
 
-// DetectTest guesses a project's test command: go test, pytest, npm test or
-// make test, in that order; "" when none applies.
+// DetectTest guesses a project's test command from the files that name a
+// build, in this order: go test, pytest, cargo test, Maven, Gradle (its
+// wrapper when the project has one), npm test, make test, CMake and CTest;
+// "" when none applies.
 func DetectTest(dir string) string {
 	has := func(name string) bool { _, err := os.Lstat(filepath.Join(dir, name)); return err == nil }
 	// A project's files may be links to /dev/zero, a FIFO or stdin: read
@@ -38,10 +40,20 @@ func DetectTest(dir string) string {
 		return "go test ./..."
 	case has("pytest.ini") || has("conftest.py") || has("pyproject.toml") || has("setup.cfg") || has("tests"):
 		return "pytest -q"
+	case has("Cargo.toml"):
+		return "cargo test"
+	case has("pom.xml"):
+		return "mvn -q test"
+	case has("gradlew") && (has("build.gradle") || has("build.gradle.kts")):
+		return "./gradlew test"
+	case has("build.gradle") || has("build.gradle.kts"):
+		return "gradle test"
 	case bytes.Contains(pkg, []byte(`"test"`)):
 		return "npm test"
 	case bytes.Contains(mk, []byte("\ntest:")) || bytes.HasPrefix(mk, []byte("test:")):
 		return "make test"
+	case has("CMakeLists.txt"):
+		return "cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure"
 	}
 	return ""
 }

@@ -13,7 +13,7 @@ import (
 // requestFlags are the operator's settings of every request a door runs:
 // the test command and the token budget. A request never brings its own.
 func requestFlags(fs *flag.FlagSet) func(*door.Config) {
-	test := fs.String("test", "", "the test command (default: detected per project: go test, pytest, npm test, make test)")
+	test := fs.String("test", "", "the test command (default: detected per project: go test, pytest, cargo test, Maven, Gradle, npm test, make test, CMake)")
 	budget := fs.Int64("budget", door.DefaultBudget, "model tokens one request may spend; the proxy refuses more")
 	return func(c *door.Config) {
 		c.Test, c.Budget = *test, *budget

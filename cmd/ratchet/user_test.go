@@ -350,3 +350,58 @@ func TestAnchorPointsTheRightWay(t *testing.T) {
 		t.Errorf("a generation was recorded for a candidate that is not a diff:\n%s", stdout)
 	}
 }
+
+// ratchet run names and runs the test command of a Rust and of a JavaScript
+// project, each with the project's own tool on the host (issue 37): the
+// tests pass before and after a run that changes nothing, which they could
+// only do if cargo and npm really ran them.
+func TestRunDetectsRustAndJavaScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a Rust crate with cargo")
+	}
+	t.Parallel()
+	ratchet, _ := builtBinaries(t)
+	idle, err := fakemodel.Start(fakemodel.Step{Text: "Looks fine to me.", In: 5, Out: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	projects := map[string]map[string]string{
+		"cargo test": {
+			"Cargo.toml": "[package]\nname = \"double\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+			"src/lib.rs": "pub fn double(x: i32) -> i32 { x * 2 }\n\n#[cfg(test)]\nmod tests {\n" +
+				"    #[test]\n    fn doubles() { assert_eq!(super::double(3), 6); }\n}\n",
+		},
+		"npm test": {
+			"package.json": `{"name": "double", "version": "1.0.0", "scripts": {"test": "node --test"}}` + "\n",
+			"double.js":    "exports.double = (x) => x * 2;\n",
+			"double.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\n" +
+				"test('doubles', () => assert.strictEqual(require('./double').double(3), 6));\n",
+		},
+	}
+	for command, files := range projects {
+		tool := strings.Fields(command)[0]
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Errorf("%s is not on PATH: scripts/deps.sh installs what the tests need", tool)
+			continue
+		}
+		proj := t.TempDir()
+		for name, body := range files {
+			os.MkdirAll(filepath.Dir(filepath.Join(proj, name)), 0o755)
+			if err := os.WriteFile(filepath.Join(proj, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command(ratchet, "run", "--home", t.TempDir(), "--harness", doortest.Harness(), "--project", proj,
+			"Check that double works.")
+		cmd.Env = doortest.ModelEnv(idle.URL)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		code := exitCode(t, cmd)
+		for _, want := range []string{"test command: " + command + " (detected)", "tests before: pass", "tests after: pass"} {
+			if !strings.Contains(stderr.String(), want) {
+				t.Errorf("%s project: exit %d, no %q in\n%s", tool, code, want, stderr.String())
+			}
+		}
+	}
+}
