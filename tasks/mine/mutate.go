@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"ratchet/anchor"
+	"ratchet/internal/show"
 )
 
 // Why a mutant makes no task.
@@ -118,7 +119,15 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	if goProject {
 		sites, skipped, err = goProjectSites(ctx, files, goTest)
 	} else {
-		sites, err = pyProjectSites(ctx, files)
+		var aside []string
+		files, aside, err = setAsideFailingPy(ctx, files)
+		if err == nil && len(aside) > 0 {
+			prog.printf(true, "mutate: set aside %s failing on the project's own code (renamed fails_on_original_…): %s",
+				show.Count(len(aside), "test"), strings.Join(aside, ", "))
+		}
+		if err == nil {
+			sites, err = pyProjectSites(ctx, files)
+		}
 	}
 	if err != nil {
 		return sum, err
@@ -605,14 +614,6 @@ func goSites(name string, src []byte) []site {
 // pyProjectSites runs the project's tests and returns the mutation sites of
 // its code, listed by pymut.py through Python's ast module.
 func pyProjectSites(ctx context.Context, files map[string][]byte) ([]site, error) {
-	code, out, _, err := runBox(ctx, files, pytestCommand(files), 10*time.Minute)
-	if err != nil {
-		return nil, fmt.Errorf("run the tests in the sandbox: %w", err)
-	}
-	if code != 0 {
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		return nil, fmt.Errorf("the project's tests do not all pass on its own code (pytest: %s); mutate needs passing tests", lines[len(lines)-1])
-	}
 	tmp, err := os.MkdirTemp("", "ratchet-pymut-")
 	if err != nil {
 		return nil, err
@@ -649,4 +650,46 @@ func pyProjectSites(ctx context.Context, files map[string][]byte) ([]site, error
 		}
 	}
 	return sites, nil
+}
+
+// setAsideFailingPy runs the project's tests on its own code. A test that
+// fails there (one that needs the package installed, a network, a clock)
+// can tell no mutant from the original, so it is set aside as cutPassingPy
+// sets aside a test that passes on a parent: its def is renamed so pytest
+// no longer collects it. It returns the project with those tests set aside
+// and their names; an error when the tests still fail after that (a file
+// that does not import, a fixture that errs), saying how the run ended.
+func setAsideFailingPy(ctx context.Context, files map[string][]byte) (map[string][]byte, []string, error) {
+	command := pytestCommand(files)
+	code, out, _, err := runBox(ctx, files, command+" -rA", 10*time.Minute)
+	if err != nil {
+		return nil, nil, fmt.Errorf("run the tests in the sandbox: %w", err)
+	}
+	var aside []string
+	if code != 0 {
+		files = maps.Clone(files)
+		_, failed := pytestVerdicts(out)
+		for _, key := range slices.Sorted(maps.Keys(failed)) {
+			file, fn, _ := strings.Cut(key, "::")
+			if files[file] == nil {
+				continue
+			}
+			def := regexp.MustCompile(`(?m)^(\s*(?:async\s+)?def )` + regexp.QuoteMeta(fn) + `\(`)
+			if renamed := def.ReplaceAll(files[file], []byte("${1}fails_on_original_"+fn+"(")); !bytes.Equal(renamed, files[file]) {
+				files[file], aside = renamed, append(aside, key)
+			}
+		}
+		if len(aside) > 0 {
+			code, out, _, err = runBox(ctx, files, command, 10*time.Minute)
+			if err != nil {
+				return nil, nil, fmt.Errorf("run the tests in the sandbox: %w", err)
+			}
+		}
+	}
+	if code != 0 {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		return nil, nil, fmt.Errorf("the project's tests do not all pass on its own code (pytest: %s); "+
+			"mutate needs passing tests", lines[len(lines)-1])
+	}
+	return files, aside, nil
 }

@@ -143,12 +143,24 @@ func TestMutatePython(t *testing.T) {
 	repo := t.TempDir()
 	testtree.Write(t, repo, map[string]string{
 		"stats.py":            "def mean(xs):\n    if len(xs) == 0:\n        return 0\n    return sum(xs) / len(xs)\n",
-		"tests/test_stats.py": "from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3, 6]) == 3\n\n\ndef test_empty():\n    assert mean([]) == 0\n",
+		"tests/test_stats.py": "from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3, 6]) == 3\n\n\ndef test_empty():\n    assert mean([]) == 0\n" +
+			// a test that needs the package installed fails on the project's own code: it is set aside
+			"\n\ndef test_installed():\n    import importlib.metadata\n    assert importlib.metadata.version('stats')\n",
 	})
 	out := filepath.Join(t.TempDir(), "suite")
-	sum, err := Mutate(context.Background(), MutateOptions{Repo: repo, Out: out, N: 1, Seed: 1, Split: [3]int{60, 25, 15}, Jobs: 2})
+	var progress bytes.Buffer
+	sum, err := Mutate(context.Background(), MutateOptions{Repo: repo, Out: out, N: 1, Seed: 1, Split: [3]int{60, 25, 15}, Jobs: 2,
+		Progress: &progress})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), "set aside 1 test failing on the project's own code") ||
+		!strings.Contains(progress.String(), "tests/test_stats.py::test_installed") {
+		t.Errorf("the progress does not name the test set aside:\n%s", progress.String())
+	}
+	hidden, _ := filepath.Glob(filepath.Join(out, "train", "stats-*", "hidden", "tests", "test_stats.py"))
+	if b, err := os.ReadFile(strings.Join(hidden, "")); err != nil || !strings.Contains(string(b), "def fails_on_original_test_installed(") {
+		t.Errorf("hidden %v: the test failing on the original is still collected (%v):\n%s", hidden, err, b)
 	}
 	dirs, _ := filepath.Glob(filepath.Join(out, "train", "stats-*"))
 	if sum.Written["train"] != 1 || len(dirs) != 1 {
