@@ -142,7 +142,7 @@ func TestMutatePython(t *testing.T) {
 	}
 	repo := t.TempDir()
 	testtree.Write(t, repo, map[string]string{
-		"stats.py":            "def mean(xs):\n    if len(xs) == 0:\n        return 0\n    return sum(xs) / len(xs)\n",
+		"stats.py": "def mean(xs):\n    if len(xs) == 0:\n        return 0\n    return sum(xs) / len(xs)\n",
 		"tests/test_stats.py": "from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3, 6]) == 3\n\n\ndef test_empty():\n    assert mean([]) == 0\n" +
 			// a test that needs the package installed fails on the project's own code: it is set aside
 			"\n\ndef test_installed():\n    import importlib.metadata\n    assert importlib.metadata.version('stats')\n",
