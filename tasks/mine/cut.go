@@ -78,21 +78,8 @@ func cutPassingPy(ctx context.Context, t *task, dir, tmp string) (string, string
 	if err != nil {
 		return reasonSandbox, err.Error()
 	}
-	passed, failed := pytestVerdicts(out)
-	hidden, cut := maps.Clone(t.hidden), 0
-	for _, key := range slices.Sorted(maps.Keys(passed)) {
-		file, fn, _ := strings.Cut(key, "::")
-		if failed[key] || hidden[file] == nil {
-			continue
-		}
-		def := regexp.MustCompile(`(?m)^(\s*(?:async\s+)?def )` + regexp.QuoteMeta(fn) + `\(`)
-		renamed := def.ReplaceAll(hidden[file], []byte("${1}passes_on_parent_"+fn+"("))
-		if !bytes.Equal(renamed, hidden[file]) {
-			cut++
-		}
-		hidden[file] = renamed
-	}
-	if cut == 0 {
+	hidden, cut := setAsidePy(t.hidden, passedWhole(out), "passes_on_parent_")
+	if len(cut) == 0 {
 		return reasonPartPass, "the untouched tree scores above 0, yet no hidden test function passed whole on the parent"
 	}
 	t.hidden = hidden
@@ -108,6 +95,38 @@ func cutPassingPy(ctx context.Context, t *task, dir, tmp string) (string, string
 		return reasonPartPass, "tests still pass on the parent after setting aside those that passed whole"
 	}
 	return "", ""
+}
+
+// passedWhole is the test functions, keyed "path::test_x", all of whose
+// cases passed in pytest -rA's output.
+func passedWhole(out []byte) []string {
+	passed, failed := pytestVerdicts(out)
+	var keys []string
+	for _, key := range slices.Sorted(maps.Keys(passed)) {
+		if !failed[key] {
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}
+
+// setAsidePy renames the def of each test function keys name ("path::test_x")
+// to prefix+test_x, so pytest no longer collects it and its body stays for
+// the reader. It returns the files changed so, a copy, and the keys renamed.
+func setAsidePy(files map[string][]byte, keys []string, prefix string) (map[string][]byte, []string) {
+	files = maps.Clone(files)
+	var done []string
+	for _, key := range keys {
+		file, fn, _ := strings.Cut(key, "::")
+		if files[file] == nil {
+			continue
+		}
+		def := regexp.MustCompile(`(?m)^(\s*(?:async\s+)?def )` + regexp.QuoteMeta(fn) + `\(`)
+		if renamed := def.ReplaceAll(files[file], []byte("${1}"+prefix+fn+"(")); !bytes.Equal(renamed, files[file]) {
+			files[file], done = renamed, append(done, key)
+		}
+	}
+	return files, done
 }
 
 // pytestVerdicts reads pytest -rA's summary lines ("PASSED path::Class::

@@ -271,8 +271,23 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 			}
 		}
 		t.test = pytestCommand(files)
-		code, out, timedOut, err := runBox(ctx, tree, t.test+" -x --tb=short -rf", mutateCheckTime)
+		code, out, timedOut, err := runBox(ctx, tree, t.test+" --tb=short -rA", mutateCheckTime)
 		m.reason = pyVerdict(code, out, timedOut, err, &t)
+		if m.reason == "" { // as for Go: the tests that pass on the mutant are set aside now, checked once
+			t.hidden, _ = setAsidePy(t.hidden, passedWhole(out), "passes_on_parent_")
+			// A test file the project's own pytest does not collect (a bench/
+			// folder outside its testpaths) would be scored, and pass, all the
+			// same: it stays in the tree, not among the hidden tests.
+			passed, failed := pytestVerdicts(out)
+			ran := map[string]bool{}
+			for key := range maps.Keys(passed) {
+				ran[strings.Split(key, "::")[0]] = true
+			}
+			for key := range maps.Keys(failed) {
+				ran[strings.Split(key, "::")[0]] = true
+			}
+			maps.DeleteFunc(t.hidden, func(name string, _ []byte) bool { return !ran[name] })
+		}
 	}
 	if m.reason == "" && namesMutation(t.prompt, string(src[s.Start:s.End]), s.Repl) {
 		m.reason = reasonNamesMutant
@@ -667,18 +682,8 @@ func setAsideFailingPy(ctx context.Context, files map[string][]byte) (map[string
 	}
 	var aside []string
 	if code != 0 {
-		files = maps.Clone(files)
 		_, failed := pytestVerdicts(out)
-		for _, key := range slices.Sorted(maps.Keys(failed)) {
-			file, fn, _ := strings.Cut(key, "::")
-			if files[file] == nil {
-				continue
-			}
-			def := regexp.MustCompile(`(?m)^(\s*(?:async\s+)?def )` + regexp.QuoteMeta(fn) + `\(`)
-			if renamed := def.ReplaceAll(files[file], []byte("${1}fails_on_original_"+fn+"(")); !bytes.Equal(renamed, files[file]) {
-				files[file], aside = renamed, append(aside, key)
-			}
-		}
+		files, aside = setAsidePy(files, slices.Sorted(maps.Keys(failed)), "fails_on_original_")
 		if len(aside) > 0 {
 			code, out, _, err = runBox(ctx, files, command, 10*time.Minute)
 			if err != nil {

@@ -146,6 +146,9 @@ func TestMutatePython(t *testing.T) {
 		"tests/test_stats.py": "from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3, 6]) == 3\n\n\ndef test_empty():\n    assert mean([]) == 0\n" +
 			// a test that needs the package installed fails on the project's own code: it is set aside
 			"\n\ndef test_installed():\n    import importlib.metadata\n    assert importlib.metadata.version('stats')\n",
+		// a test file outside the project's testpaths is not among its tests: it is not hidden, nor scored
+		"pytest.ini":          "[pytest]\ntestpaths = tests\n",
+		"bench/test_speed.py": "from stats import mean\n\n\ndef test_speed():\n    assert mean(range(1000)) >= 0\n",
 	})
 	out := filepath.Join(t.TempDir(), "suite")
 	var progress bytes.Buffer
@@ -157,6 +160,9 @@ func TestMutatePython(t *testing.T) {
 	if !strings.Contains(progress.String(), "set aside 1 test failing on the project's own code") ||
 		!strings.Contains(progress.String(), "tests/test_stats.py::test_installed") {
 		t.Errorf("the progress does not name the test set aside:\n%s", progress.String())
+	}
+	if bench, _ := filepath.Glob(filepath.Join(out, "train", "stats-*", "hidden", "bench")); len(bench) > 0 {
+		t.Errorf("%v: a test file the project's pytest does not collect is hidden, to be scored", bench)
 	}
 	hidden, _ := filepath.Glob(filepath.Join(out, "train", "stats-*", "hidden", "tests", "test_stats.py"))
 	if b, err := os.ReadFile(strings.Join(hidden, "")); err != nil || !strings.Contains(string(b), "def fails_on_original_test_installed(") {
