@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
+	"ratchet/tasks"
 	"ratchet/tasks/mine"
 )
 
@@ -14,7 +16,10 @@ const mineUsage = `usage: ratchet tasks mine REPO --out SUITE [flags]
 Walks REPO's first-parent history for commits that change code and tests together,
 whose tests fail on the parent and pass on the commit, and writes one task each
 (tasks/README.md, "Your own tasks"). A second run adds only new commits. Environment:
-GOPROXY (the host's module proxy) is used to vendor Go modules.`
+GOPROXY (the host's module proxy) is used to vendor Go modules. --mutants N then
+plants bugs in the code at --rev as ratchet tasks mutate does and adds up to N of
+them to the same suite: one command for one suite from history and mutations. It ends
+with the gain the gate can reach on the suite.`
 
 // mineCommand is ratchet tasks mine: a suite from a repository's fixing
 // commits.
@@ -26,8 +31,10 @@ func mineCommand(ctx context.Context, args []string) error {
 	jobs := fs.Int("jobs", 2, "commits checked in the sandbox at once")
 	since := fs.String("since", "", "only commits from this date on (2024-01-31), to bound a run")
 	maxCommits := fs.Int("max-commits", 0, "only the newest N commits not mined before (0: all), to bound a run")
+	mutants := fs.Int("mutants", 0, "then add up to N tasks from bugs planted in the code at --rev (ratchet tasks mutate)")
 	repo, sp, err := repoArgs(fs, args, split, out, mineUsage,
-		"usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV] [--since DATE] [--max-commits N]")
+		"usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV] [--since DATE] "+
+			"[--max-commits N] [--mutants N]")
 	if err != nil {
 		return err
 	}
@@ -37,15 +44,37 @@ func mineCommand(ctx context.Context, args []string) error {
 			return usageErr("--since %q: give a date like 2024-01-31", *since)
 		}
 	}
-	if *maxCommits < 0 {
-		return usageErr("--max-commits %d: give a number of commits, or 0 for all", *maxCommits)
+	if *maxCommits < 0 || *mutants < 0 {
+		return usageErr("--max-commits %d, --mutants %d: give a number, or 0 for all commits and no mutants",
+			*maxCommits, *mutants)
 	}
 	sum, err := mine.Mine(ctx, o)
 	if err != nil { // a refusal of the repository or --out: a sandbox failure is a skip reason, not an error
 		return withStatus(exitUsage, err)
 	}
 	sum.Print(os.Stdout, "commits")
-	fmt.Printf("next: ratchet tasks validate %s; ratchet plan says how many tasks the gate needs\n", *out)
+	if *mutants > 0 {
+		msum, err := mine.AddMutants(ctx, mine.MutateOptions{Repo: repo, Rev: *rev, Out: *out, N: *mutants, Seed: 1,
+			Split: sp, Jobs: *jobs, Progress: os.Stderr})
+		if err != nil {
+			return fmt.Errorf("the mined tasks are written; adding mutants: %w", err)
+		}
+		msum.Print(os.Stdout, "mutants")
+	}
+	return reach(ctx, *out)
+}
+
+// reach ends tasks mine and tasks mutate: what the gate can see on the
+// suite just written, or why it can see nothing yet.
+func reach(ctx context.Context, out string) error {
+	if problems := tasks.SuiteProblems(out, 0.05); len(problems) > 0 {
+		fmt.Printf("the gate cannot use %s yet: %s\n", out, strings.Join(problems, "; "))
+	} else if line, _, err := tasks.Detection(ctx, out, 0.05, 0.10); err != nil {
+		return err
+	} else if line != "" {
+		fmt.Println(line)
+	}
+	fmt.Printf("next: ratchet tasks validate %s\n", out)
 	return nil
 }
 

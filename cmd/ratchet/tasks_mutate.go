@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 
 	"ratchet/tasks/mine"
@@ -34,6 +33,5 @@ func mutateCommand(ctx context.Context, args []string) error {
 		return withStatus(exitUsage, err)
 	}
 	sum.Print(os.Stdout, "mutants")
-	fmt.Printf("next: ratchet tasks validate %s; ratchet plan says how many tasks the gate needs\n", *out)
-	return nil
+	return reach(ctx, *out)
 }

@@ -698,3 +698,54 @@ func setAsideFailingPy(ctx context.Context, files map[string][]byte) (map[string
 	}
 	return files, aside, nil
 }
+
+// AddMutants adds up to o.N mutants of o.Repo's code to the suite o.Out
+// already holds (tasks mine --mutants): Mutate makes them as a suite of
+// their own in a folder beside o.Out, drawing splits per function, and they
+// are moved into o.Out's splits. A mutant whose name or files the suite
+// already holds (a second run) is left out as the same task.
+func AddMutants(ctx context.Context, o MutateOptions) (Summary, error) {
+	staging, err := stage(o.Out)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer os.RemoveAll(staging)
+	into := o.Out
+	o.Out = filepath.Join(staging, "suite")
+	sum, err := Mutate(ctx, o)
+	if err != nil {
+		return sum, err
+	}
+	seen, splits := hashes(into), []string{"train", "holdout", "sealed"}
+	taken := func(id string) bool {
+		for _, split := range splits {
+			if _, err := os.Lstat(filepath.Join(into, split, id)); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	moved := map[string]int{}
+	for _, split := range splits {
+		dirs, _ := filepath.Glob(filepath.Join(o.Out, split, "*"))
+		for _, d := range dirs {
+			files, err := anchor.ReadTree(d, true)
+			if err != nil {
+				return sum, err
+			}
+			if _, dup := seen[anchor.HashOf(files)]; dup || taken(filepath.Base(d)) {
+				sum.Skipped[reasonSame]++
+				continue
+			}
+			if err := os.MkdirAll(filepath.Join(into, split), 0o755); err != nil {
+				return sum, err
+			}
+			if err := os.Rename(d, filepath.Join(into, split, filepath.Base(d))); err != nil {
+				return sum, err
+			}
+			moved[split]++
+		}
+	}
+	sum.Written = moved
+	return sum, nil
+}

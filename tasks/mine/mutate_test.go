@@ -326,3 +326,42 @@ func TestNamesMutation(t *testing.T) {
 		}
 	}
 }
+
+// tasks mine --mutants: the mined tasks and the mutants land in one suite,
+// the mined state kept (a second mine run stays incremental), and a second
+// AddMutants of the same seed adds nothing the suite holds.
+func TestAddMutants(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("mines and mutates in the sandbox")
+	}
+	r := newRepo(t)
+	r.commit("Add calc", map[string]string{"go.mod": goMod, "calc/sum.go": sumBuggy, "calc/sum_test.go": sumTest0,
+		"calc/max.go": maxCode2, "calc/max_test.go": maxTest})
+	r.commit("Sum drops the last number\n\nSum of 1, 2 and 3 comes out as 3 instead of 6.",
+		map[string]string{"calc/sum.go": sumFixed, "calc/sum_test.go": sumTest1})
+	out := filepath.Join(t.TempDir(), "suite")
+	ctx := context.Background()
+	if sum, err := Mine(ctx, Options{Repo: r.dir, Out: out, Split: [3]int{0, 100, 0}, Jobs: 2}); err != nil ||
+		sum.Written["holdout"] != 1 {
+		t.Fatalf("mine: %+v, %v", sum, err)
+	}
+	o := MutateOptions{Repo: r.dir, Out: out, N: 1, Seed: 1, Split: [3]int{100, 0, 0}, Jobs: 2}
+	sum, err := AddMutants(ctx, o)
+	if err != nil || sum.Written["train"] != 1 {
+		t.Fatalf("add mutants: %+v, %v", sum, err)
+	}
+	tasks, _ := filepath.Glob(filepath.Join(out, "*", "*", "task.toml"))
+	if len(tasks) != 2 {
+		t.Errorf("the suite holds %d tasks, want the mined one and a mutant: %v", len(tasks), tasks)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, stateFile)); err != nil || !strings.Contains(string(b), `"kind": "mine"`) {
+		t.Errorf("the mined state after adding mutants (%v):\n%s", err, b)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".ratchet-mine-*")); len(leftovers) > 0 {
+		t.Errorf("staging folders left beside the suite: %v", leftovers)
+	}
+	if again, err := AddMutants(ctx, o); err != nil || again.Written["train"] != 0 || again.Skipped[reasonSame] != 1 {
+		t.Errorf("the same mutant again: %+v, %v; want none written, 1 the same", again, err)
+	}
+}
