@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"ratchet/anchor"
-	"ratchet/internal/show"
 )
 
 // Why a mutant makes no task.
@@ -122,8 +121,8 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 		var aside []string
 		files, aside, err = setAsideFailingPy(ctx, files)
 		if err == nil && len(aside) > 0 {
-			prog.printf(true, "mutate: set aside %s failing on the project's own code (renamed fails_on_original_…): %s",
-				show.Count(len(aside), "test"), strings.Join(aside, ", "))
+			prog.printf(true, "mutate: set aside, failing on the project's own code (renamed fails_on_original_…): %s",
+				strings.Join(aside, ", "))
 		}
 		if err == nil {
 			sites, err = pyProjectSites(ctx, files)
