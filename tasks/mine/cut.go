@@ -78,7 +78,7 @@ func cutPassingPy(ctx context.Context, t *task, dir, tmp string) (string, string
 	if err != nil {
 		return reasonSandbox, err.Error()
 	}
-	hidden, cut := setAsidePy(t.hidden, passedWhole(out), "passes_on_parent_")
+	hidden, cut := setAsidePy(t.hidden, passedWhole(pytestVerdicts(out)), "passes_on_parent_")
 	if len(cut) == 0 {
 		return reasonPartPass, "the untouched tree scores above 0, yet no hidden test function passed whole on the parent"
 	}
@@ -98,9 +98,8 @@ func cutPassingPy(ctx context.Context, t *task, dir, tmp string) (string, string
 }
 
 // passedWhole is the test functions, keyed "path::test_x", all of whose
-// cases passed in pytest -rA's output.
-func passedWhole(out []byte) []string {
-	passed, failed := pytestVerdicts(out)
+// cases passed, from pytestVerdicts' two sets.
+func passedWhole(passed, failed map[string]bool) []string {
 	var keys []string
 	for _, key := range slices.Sorted(maps.Keys(passed)) {
 		if !failed[key] {

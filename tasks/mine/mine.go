@@ -343,13 +343,14 @@ var refactor = regexp.MustCompile(`(?i)^\s*(rename|refactor|bump|upgrade|reforma
 // code (one of at least 12 characters, spaces aside): a prompt that holds
 // its answer is no task.
 func quotesFix(t task) bool {
+	prompt := squash(t.prompt) // once, not for every line
 	for name, after := range t.reference {
 		before := map[string]bool{}
 		for l := range strings.SplitSeq(string(t.repo[name]), "\n") {
 			before[squash(l)] = true
 		}
 		for l := range strings.SplitSeq(string(after), "\n") {
-			if !before[squash(l)] && quotes(t.prompt, l, 12) {
+			if !before[squash(l)] && quotes(prompt, l, 12) {
 				return true
 			}
 		}
@@ -357,11 +358,12 @@ func quotesFix(t task) bool {
 	return false
 }
 
-// quotes says whether text holds code, spaces aside in both, when code is
-// at least atLeast characters without them (shorter code is found by chance).
-func quotes(text, code string, atLeast int) bool {
+// quotes says whether squashed, a text already without its spaces, holds
+// code, spaces aside, when code is at least atLeast characters without
+// them (shorter code is found by chance).
+func quotes(squashed, code string, atLeast int) bool {
 	c := squash(code)
-	return len(c) >= atLeast && strings.Contains(squash(text), c)
+	return len(c) >= atLeast && strings.Contains(squashed, c)
 }
 
 // squash is s without its spaces.

@@ -273,17 +273,17 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 		code, out, timedOut, err := runBox(ctx, tree, t.test+" --tb=short -rA", mutateCheckTime)
 		m.reason = pyVerdict(code, out, timedOut, err, &t)
 		if m.reason == "" { // as for Go: the tests that pass on the mutant are set aside now, checked once
-			t.hidden, _ = setAsidePy(t.hidden, passedWhole(out), "passes_on_parent_")
+			passed, failed := pytestVerdicts(out)
+			t.hidden, _ = setAsidePy(t.hidden, passedWhole(passed, failed), "passes_on_parent_")
 			// A test file the project's own pytest does not collect (a bench/
 			// folder outside its testpaths) would be scored, and pass, all the
 			// same: it stays in the tree, not among the hidden tests.
-			passed, failed := pytestVerdicts(out)
 			ran := map[string]bool{}
-			for key := range maps.Keys(passed) {
-				ran[strings.Split(key, "::")[0]] = true
-			}
-			for key := range maps.Keys(failed) {
-				ran[strings.Split(key, "::")[0]] = true
+			for _, verdicts := range []map[string]bool{passed, failed} {
+				for key := range verdicts {
+					file, _, _ := strings.Cut(key, "::")
+					ran[file] = true
+				}
 			}
 			maps.DeleteFunc(t.hidden, func(name string, _ []byte) bool { return !ran[name] })
 		}
@@ -367,7 +367,8 @@ func goVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
 // it was or as it became (6 characters or more, spaces aside): the failing
 // output would give the fix away.
 func namesMutation(prompt, was, became string) bool {
-	return quotes(prompt, was, 6) || quotes(prompt, became, 6)
+	p := squash(prompt)
+	return quotes(p, was, 6) || quotes(p, became, 6)
 }
 
 // panicSymptom cuts a test's panic down to what a user would report: the
@@ -531,7 +532,6 @@ var arith = map[token.Token]token.Token{token.ADD: token.SUB, token.SUB: token.A
 var ordered = map[token.Token]bool{token.LSS: true, token.LEQ: true, token.GTR: true, token.GEQ: true}
 var swappable = map[token.Token]bool{token.SUB: true, token.QUO: true, token.REM: true, token.LSS: true, token.LEQ: true, token.GTR: true, token.GEQ: true}
 
-// goSites lists the mutation sites in the function bodies of one Go file.
 // lastStmt is a block's last statement, or nil.
 func lastStmt(b *ast.BlockStmt) ast.Stmt {
 	if len(b.List) == 0 {
@@ -540,6 +540,7 @@ func lastStmt(b *ast.BlockStmt) ast.Stmt {
 	return b.List[len(b.List)-1]
 }
 
+// goSites lists the mutation sites in the function bodies of one Go file.
 func goSites(name string, src []byte) []site {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
