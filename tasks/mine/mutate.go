@@ -34,8 +34,17 @@ const (
 	reasonNoBuild     = "it does not build, or vet or the test run rejects it"
 	reasonHangs       = "its tests hang"
 	reasonNamesMutant = "its failing output quotes the code it changed"
-	mutateCheckTime   = 2 * time.Minute
+	mutateCheckTime   = 2 * time.Minute // the most a mutant's test run may take
 )
+
+// hangAfter is how long a mutant's test run may take before it counts as
+// hanging: three times the project's own run on its original code (which
+// built and tested every package), at least 10 s and at most
+// mutateCheckTime, so a mutant that loops costs seconds where the tests
+// are quick.
+func hangAfter(original time.Duration) time.Duration {
+	return min(max(3*original, 10*time.Second), mutateCheckTime).Round(time.Second)
+}
 
 // MutateOptions says what to mutate and where to write the tasks.
 type MutateOptions struct {
@@ -115,6 +124,9 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	prog.printf(true, "mutate: running the tests of %s on its own code", o.Repo)
 	var sites []site
 	skipped := map[string]bool{} // "dir TestName" of the Go tests that skip on the original
+	// The first run on a new machine builds the warm cache: not the tests' time.
+	anchor.WarmCache() // an error comes again from the first run
+	began := time.Now()
 	if goProject {
 		sites, skipped, err = goProjectSites(ctx, files, goTest)
 	} else {
@@ -131,6 +143,8 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	if err != nil {
 		return sum, err
 	}
+	hang := hangAfter(time.Since(began))
+	prog.printf(true, "mutate: a mutant whose tests run longer than %s hangs", hang)
 	if len(sites) == 0 {
 		return sum, fmt.Errorf("%s has no function to mutate in code whose tests pass (Go with a go.mod, or Python with pytest tests)", o.Repo)
 	}
@@ -159,7 +173,7 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 		}
 		var wg sync.WaitGroup
 		for i, m := range batch {
-			wg.Go(func() { tryMutant(ctx, m, files, skipped, goTest, staging, at+i) })
+			wg.Go(func() { tryMutant(ctx, m, files, skipped, goTest, staging, at+i, hang) })
 		}
 		wg.Wait()
 		if ctx.Err() != nil {
@@ -229,7 +243,8 @@ func readProject(ctx context.Context, dir, rev string) (map[string][]byte, error
 
 // tryMutant applies m's site, runs the tests on the mutant and, when a
 // test fails, builds the task and checks it by the validator's rules.
-func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped map[string]bool, goTest, staging string, n int) {
+func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped map[string]bool, goTest, staging string, n int,
+	hang time.Duration) {
 	s := m.s
 	src := files[s.File]
 	mutated := slices.Concat(src[:s.Start], []byte(s.Repl), src[s.End:])
@@ -252,7 +267,9 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 			pkg = "."
 		}
 		t.test = goTest + " " + pkg
-		code, out, timedOut, err := runBox(ctx, tree, goTest+" -json -timeout 30s "+pkg, mutateCheckTime)
+		// go test's own timeout stops the test binary (the time to build it
+		// aside) and names the test that hung; the sandbox's is the backstop.
+		code, out, timedOut, err := runBox(ctx, tree, fmt.Sprintf("%s -json -timeout %s %s", goTest, hang, pkg), hang+mutateCheckTime)
 		m.reason = goVerdict(code, out, timedOut, err, &t)
 		// The run just made is the parent's (the mutant's): the tests that
 		// passed on it are cut now, so the task is checked once, not found
@@ -270,7 +287,7 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 			}
 		}
 		t.test = pytestCommand(files)
-		code, out, timedOut, err := runBox(ctx, tree, t.test+" --tb=short -rA", mutateCheckTime)
+		code, out, timedOut, err := runBox(ctx, tree, t.test+" --tb=short -rA", hang)
 		m.reason = pyVerdict(code, out, timedOut, err, &t)
 		if m.reason == "" { // as for Go: the tests that pass on the mutant are set aside now, checked once
 			passed, failed := pytestVerdicts(out)

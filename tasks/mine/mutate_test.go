@@ -365,3 +365,18 @@ func TestAddMutants(t *testing.T) {
 		t.Errorf("the same mutant again: %+v, %v; want none written, 1 the same", again, err)
 	}
 }
+
+// A mutant's run is cut at three times the original's, within bounds: a
+// quick project's loop costs seconds, a slow one's tests are not cut.
+func TestHangAfter(t *testing.T) {
+	for _, c := range []struct{ original, want time.Duration }{
+		{time.Second, 10 * time.Second},
+		{5 * time.Second, 15 * time.Second},
+		{7*time.Second + 300*time.Millisecond, 22 * time.Second},
+		{10 * time.Minute, mutateCheckTime},
+	} {
+		if got := hangAfter(c.original); got != c.want {
+			t.Errorf("hangAfter(%s) = %s, want %s", c.original, got, c.want)
+		}
+	}
+}
