@@ -153,6 +153,7 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	})
 	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	r.Shuffle(len(sites), func(i, j int) { sites[i], sites[j] = sites[j], sites[i] })
+	sites = spread(sites)
 	sites = sites[:min(len(sites), 10*o.N)] // a project whose tests miss most mutants ends early
 	staging, err := stage(o.Out)
 	if err != nil {
@@ -162,24 +163,40 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	known := map[string]string{}
 	var kept []*mutant
 	jobs := max(o.Jobs, 1)
-	for at := 0; at < len(sites) && len(kept) < o.N; at += jobs {
+	// A function whose tests missed two of its mutants, and caught none,
+	// is passed over from then on: its next mutant would most likely be
+	// missed too, and the time goes to functions that make tasks.
+	missed, caught, passedOver, tried := map[string]int{}, map[string]bool{}, 0, 0
+	for next := 0; next < len(sites) && len(kept) < o.N; {
 		if o.Budget > 0 && time.Since(start) > o.Budget {
 			prog.printf(true, "mutate: the time budget of %s is spent: writing the %d tasks kept", o.Budget, len(kept))
 			break
 		}
 		batch := make([]*mutant, 0, jobs)
-		for _, s := range sites[at:min(at+jobs, len(sites))] {
-			batch = append(batch, &mutant{s: s})
+		for ; next < len(sites) && len(batch) < jobs; next++ {
+			if fn := groupOf(sites[next]); missed[fn] >= 2 && !caught[fn] {
+				passedOver++
+				continue
+			}
+			batch = append(batch, &mutant{s: sites[next]})
 		}
 		var wg sync.WaitGroup
-		for i, m := range batch {
-			wg.Go(func() { tryMutant(ctx, m, files, skipped, goTest, staging, at+i, hang) })
+		for _, m := range batch {
+			n := tried // each its own scratch folder
+			wg.Go(func() { tryMutant(ctx, m, files, skipped, goTest, staging, n, hang) })
+			tried++
 		}
 		wg.Wait()
 		if ctx.Err() != nil {
 			return sum, ctx.Err()
 		}
 		for _, m := range batch {
+			switch fn := groupOf(m.s); m.reason {
+			case reasonSurvives:
+				missed[fn]++
+			case "":
+				caught[fn] = true
+			}
 			if m.reason == "" && len(kept) < o.N {
 				h := taskHash(filepath.Join(staging, "pending", m.t.id))
 				if _, dup := known[h]; dup {
@@ -198,6 +215,9 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 			kept = append(kept, m)
 		}
 		prog.printf(false, "mutate: tried %d mutants, %d make tasks", sum.Seen, len(kept))
+	}
+	if passedOver > 0 {
+		prog.printf(true, "mutate: passed over %d mutants of functions whose tests missed two of theirs", passedOver)
 	}
 	sum.New = sum.Seen
 	if len(kept) == 0 {
@@ -250,10 +270,8 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 	mutated := slices.Concat(src[:s.Start], []byte(s.Repl), src[s.End:])
 	tree := maps.Clone(files)
 	tree[s.File] = mutated
-	t := task{repo: tree, hidden: map[string][]byte{}, reference: map[string][]byte{s.File: src}, group: s.File}
-	if s.Fn != "" {
-		t.group += ":" + s.Fn // a function's mutants move together: one unit
-	}
+	// a function's mutants move together: one unit
+	t := task{repo: tree, hidden: map[string][]byte{}, reference: map[string][]byte{s.File: src}, group: groupOf(s)}
 	t.id = fmt.Sprintf("%s-%s-%d", slug(strings.TrimSuffix(s.File, path.Ext(s.File))), s.Kind, s.Line)
 	if strings.HasSuffix(s.File, ".go") {
 		dir := path.Dir(s.File)
@@ -314,6 +332,41 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 	t.id = fmt.Sprintf("%s-%d", t.id, s.Start) // two sites may share a line
 	m.reason, _ = checkTask(ctx, &t, filepath.Join(staging, "pending", t.id), filepath.Join(staging, "tmp", fmt.Sprint(n)))
 	m.t = t // for Go, without the tests the mutant passes (cutPassing)
+}
+
+// groupOf is the unit a site's task belongs to: its function, or its file
+// for code outside any function.
+func groupOf(s site) string {
+	if s.Fn == "" {
+		return s.File
+	}
+	return s.File + ":" + s.Fn
+}
+
+// spread orders sites in rounds: the first site of every function (in the
+// order functions first appear), then the second of each, and so on. The
+// gate counts a function's mutants as one unit, so tasks from many
+// functions are worth more than as many from a few; shuffled alone, the
+// functions with the most sites would take most of the tries.
+func spread(sites []site) []site {
+	var order []string
+	byFn := map[string][]site{}
+	for _, s := range sites {
+		fn := groupOf(s)
+		if byFn[fn] == nil {
+			order = append(order, fn)
+		}
+		byFn[fn] = append(byFn[fn], s)
+	}
+	out := make([]site, 0, len(sites))
+	for round := 0; len(out) < len(sites); round++ {
+		for _, fn := range order {
+			if round < len(byFn[fn]) {
+				out = append(out, byFn[fn][round])
+			}
+		}
+	}
+	return out
 }
 
 // pytestCommand is the machine's pytest on the whole project, with src/

@@ -3,6 +3,7 @@ package mine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,7 +60,7 @@ func TestMutateGo(t *testing.T) {
 		t.Skip("runs mutants in the sandbox")
 	}
 	repo, out := calcProject(t)
-	o := MutateOptions{Repo: repo, Out: out, N: 2, Seed: 4, Split: [3]int{50, 50, 0}, Jobs: 2}
+	o := MutateOptions{Repo: repo, Out: out, N: 2, Seed: 1, Split: [3]int{50, 50, 0}, Jobs: 2}
 	sum, err := Mutate(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +95,7 @@ func TestMutateGo(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "hidden", "calc", "slow_test.go")); err == nil {
 			t.Errorf("%s: hidden/ holds a test that always skips (it would count as failed)", rel)
 		}
-		if !strings.Contains(task.Prompt, "go test ./calc` fails in Test") || !strings.Contains(task.Prompt, "want") {
+		if !strings.Contains(task.Prompt, "go test ./calc` fails in Test") || !strings.Contains(task.Prompt, "want") && !strings.Contains(task.Prompt, "panic:") {
 			t.Errorf("%s: prompt is no bug report:\n%s", rel, task.Prompt)
 		}
 	}
@@ -378,5 +379,20 @@ func TestHangAfter(t *testing.T) {
 		if got := hangAfter(c.original); got != c.want {
 			t.Errorf("hangAfter(%s) = %s, want %s", c.original, got, c.want)
 		}
+	}
+}
+
+// Sites are tried a round at a time: one of every function before a second
+// of any, each function's own in their shuffled order.
+func TestSpread(t *testing.T) {
+	at := func(file, fn string, line int) site { return site{File: file, Fn: fn, Line: line} }
+	in := []site{at("a.go", "F", 1), at("a.go", "F", 2), at("a.go", "F", 3), at("b.go", "G", 1), at("a.go", "", 9), at("b.go", "G", 2)}
+	var got []string
+	for _, s := range spread(in) {
+		got = append(got, fmt.Sprintf("%s:%d", groupOf(s), s.Line))
+	}
+	want := []string{"a.go:F:1", "b.go:G:1", "a.go:9", "a.go:F:2", "b.go:G:2", "a.go:F:3"}
+	if !slices.Equal(got, want) {
+		t.Errorf("spread = %v, want %v", got, want)
 	}
 }
