@@ -22,7 +22,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"ratchet/anchor"
@@ -163,59 +162,79 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	known := map[string]string{}
 	var kept []*mutant
 	jobs := max(o.Jobs, 1)
-	// A function whose tests missed two of its mutants, and caught none,
-	// is passed over from then on: its next mutant would most likely be
-	// missed too, and the time goes to functions that make tasks.
-	missed, caught, passedOver, tried := map[string]int{}, map[string]bool{}, 0, 0
-	for next := 0; next < len(sites) && len(kept) < o.N; {
-		if o.Budget > 0 && time.Since(start) > o.Budget {
-			prog.printf(true, "mutate: the time budget of %s is spent: writing the %d tasks kept", o.Budget, len(kept))
-			break
+	// Up to jobs mutants run at once, and their results are taken in the
+	// sites' order, so the same seed gives the same tasks however long each
+	// run takes. A function whose tests missed two of its mutants, and
+	// caught none, is passed over from then on: its next mutant would most
+	// likely be missed too, and the time goes to functions that make tasks.
+	type running struct {
+		m    *mutant
+		done chan struct{}
+	}
+	tries, stop := context.WithCancel(ctx)
+	defer stop()
+	var window []running
+	settle := func() { // no run is left behind: not one cut short, not one past the target
+		stop()
+		for _, w := range window {
+			<-w.done
 		}
-		batch := make([]*mutant, 0, jobs)
-		for ; next < len(sites) && len(batch) < jobs; next++ {
-			if fn := groupOf(sites[next]); missed[fn] >= 2 && !caught[fn] {
+		window = nil
+	}
+	defer settle()
+	missed, caught, passedOver, next := map[string]int{}, map[string]bool{}, 0, 0
+	overBudget := func() bool { return o.Budget > 0 && time.Since(start) > o.Budget }
+	for len(kept) < o.N {
+		for len(window) < jobs && next < len(sites) && !overBudget() {
+			s := sites[next]
+			if fn := groupOf(s); missed[fn] >= 2 && !caught[fn] {
 				passedOver++
+				next++
 				continue
 			}
-			batch = append(batch, &mutant{s: sites[next]})
+			w := running{&mutant{s: s}, make(chan struct{})}
+			n := next // each its own scratch folder
+			go func() {
+				defer close(w.done)
+				tryMutant(tries, w.m, files, skipped, goTest, staging, n, hang)
+			}()
+			window = append(window, w)
+			next++
 		}
-		var wg sync.WaitGroup
-		for _, m := range batch {
-			n := tried // each its own scratch folder
-			wg.Go(func() { tryMutant(ctx, m, files, skipped, goTest, staging, n, hang) })
-			tried++
+		if len(window) == 0 {
+			if overBudget() {
+				prog.printf(true, "mutate: the time budget of %s is spent: writing the %d tasks kept", o.Budget, len(kept))
+			}
+			break
 		}
-		wg.Wait()
+		<-window[0].done
+		m := window[0].m
+		window = window[1:]
 		if ctx.Err() != nil {
 			return sum, ctx.Err()
 		}
-		for _, m := range batch {
-			switch fn := groupOf(m.s); m.reason {
-			case reasonSurvives:
-				missed[fn]++
-			case "":
-				caught[fn] = true
+		switch fn := groupOf(m.s); m.reason {
+		case reasonSurvives:
+			missed[fn]++
+		case "":
+			caught[fn] = true
+		}
+		if m.reason == "" {
+			h := taskHash(filepath.Join(staging, "pending", m.t.id))
+			if _, dup := known[h]; dup {
+				m.reason = reasonSame
 			}
-			if m.reason == "" && len(kept) < o.N {
-				h := taskHash(filepath.Join(staging, "pending", m.t.id))
-				if _, dup := known[h]; dup {
-					m.reason = reasonSame
-				}
-				known[h] = m.t.id
-			}
-			if len(kept) == o.N {
-				break // the rest of the batch is not counted: the same seed gives the same tasks
-			}
-			sum.Seen++
-			if m.reason != "" {
-				sum.Skipped[m.reason]++
-				continue
-			}
+			known[h] = m.t.id
+		}
+		sum.Seen++
+		if m.reason != "" {
+			sum.Skipped[m.reason]++
+		} else {
 			kept = append(kept, m)
 		}
 		prog.printf(false, "mutate: tried %d mutants, %d make tasks", sum.Seen, len(kept))
 	}
+	settle()
 	if passedOver > 0 {
 		prog.printf(true, "mutate: passed over %d mutants of functions whose tests missed two of theirs", passedOver)
 	}
