@@ -59,7 +59,7 @@ func TestHelpAndBadInputLeaveNothing(t *testing.T) {
 		{[]string{"tasks", "-h"}, []string{"tasks validate"}},
 		{[]string{"tasks", "validate", "-h"}, []string{"-jobs"}},
 		{[]string{"tasks", "import", "-h"}, []string{"-out", "polyglot"}},
-		{[]string{"tasks", "mine", "-h"}, []string{"-split", `(default "60/25/15")`, "-rev", "GOPROXY"}},
+		{[]string{"tasks", "mine", "-h"}, []string{"-split", `(default "60/25/15")`, "-rev", "GOPROXY", "-time", "-mutants"}},
 		{[]string{"tasks", "mutate", "-h"}, []string{"-seed", "-n", "(default 20)"}},
 		{[]string{"harness", "-h"}, []string{"which", "export"}},
 		{[]string{"harness", "export", "-h"}, []string{"-gen", "(default -1)", "RATCHET_LEDGER"}},

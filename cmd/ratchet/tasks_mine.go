@@ -18,8 +18,9 @@ whose tests fail on the parent and pass on the commit, and writes one task each
 (tasks/README.md, "Your own tasks"). A second run adds only new commits. Environment:
 GOPROXY (the host's module proxy) is used to vendor Go modules. --mutants N then
 plants bugs in the code at --rev as ratchet tasks mutate does and adds up to N of
-them to the same suite: one command for one suite from history and mutations. It ends
-with the gain the gate can reach on the suite.`
+them to the same suite: one command for one suite from history and mutations; --time
+bounds the whole command (the history is mined in full, then mutants are tried until
+the time is spent). It ends with the gain the gate can reach on the suite.`
 
 // mineCommand is ratchet tasks mine: a suite from a repository's fixing
 // commits.
@@ -32,9 +33,10 @@ func mineCommand(ctx context.Context, args []string) error {
 	since := fs.String("since", "", "only commits from this date on (2024-01-31), to bound a run")
 	maxCommits := fs.Int("max-commits", 0, "only the newest N commits not mined before (0: all), to bound a run")
 	mutants := fs.Int("mutants", 0, "then add up to N tasks from bugs planted in the code at --rev (ratchet tasks mutate)")
+	budget := fs.Duration("time", 0, "with --mutants: stop trying mutants when the command has run this long (15m); 0: no limit")
 	repo, sp, err := repoArgs(fs, args, split, out, mineUsage,
 		"usage: ratchet tasks mine REPO --out SUITE [--split 60/25/15] [--jobs N] [--rev REV] [--since DATE] "+
-			"[--max-commits N] [--mutants N]")
+			"[--max-commits N] [--mutants N [--time 15m]]")
 	if err != nil {
 		return err
 	}
@@ -48,14 +50,18 @@ func mineCommand(ctx context.Context, args []string) error {
 		return usageErr("--max-commits %d, --mutants %d: give a number, or 0 for all commits and no mutants",
 			*maxCommits, *mutants)
 	}
+	began := time.Now()
 	sum, err := mine.Mine(ctx, o)
 	if err != nil { // a refusal of the repository or --out: a sandbox failure is a skip reason, not an error
 		return withStatus(exitUsage, err)
 	}
 	sum.Print(os.Stdout, "commits")
-	if *mutants > 0 {
+	left := *budget - time.Since(began)
+	if *mutants > 0 && *budget > 0 && left <= 0 {
+		fmt.Fprintf(os.Stderr, "tasks mine: the time budget of %s was spent on the history: no mutants added\n", *budget)
+	} else if *mutants > 0 {
 		msum, err := mine.AddMutants(ctx, mine.MutateOptions{Repo: repo, Rev: *rev, Out: *out, N: *mutants, Seed: 1,
-			Split: sp, Jobs: *jobs, Progress: os.Stderr})
+			Split: sp, Jobs: *jobs, Budget: max(left, 0), Progress: os.Stderr})
 		if err != nil {
 			return fmt.Errorf("the mined tasks are written; adding mutants: %w", err)
 		}
