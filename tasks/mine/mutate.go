@@ -60,7 +60,8 @@ type MutateOptions struct {
 }
 
 // site is one typed mutation: the bytes [start, end) of file replaced by
-// repl, inside function fn.
+// repl, inside function fn; with more sites of the same function applied
+// with it, a combined bug.
 type site struct {
 	File       string `json:"-"`
 	Kind       string `json:"kind"`
@@ -68,6 +69,22 @@ type site struct {
 	Line       int    `json:"line"`
 	Start, End int
 	Repl       string `json:"repl"`
+	With       []site `json:"-"`
+}
+
+// edits are the site and those applied with it.
+func (s site) edits() []site { return append([]site{s}, s.With...) }
+
+// apply returns src with the site's edits made, the last in the file first
+// so that each edit's offsets still hold.
+func (s site) apply(src []byte) []byte {
+	edits := s.edits()
+	slices.SortFunc(edits, func(a, b site) int { return b.Start - a.Start })
+	out := src
+	for _, e := range edits {
+		out = slices.Concat(out[:e.Start], []byte(e.Repl), out[e.End:])
+	}
+	return out
 }
 
 // mutant is a site being tried.
@@ -84,7 +101,7 @@ var pymut []byte
 // code at a time (a flipped comparison, an off-by-one bound, swapped
 // operands, a wrong constant, a dropped statement; in Go also a swapped
 // operator, a negated condition, swapped arguments, a removed early
-// return), each kept only when
+// return; now and then two or three of them in one function), each kept only when
 // some test of the project fails on it; every test must pass on the
 // original. The same seed tries the same mutants in the same order.
 func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
@@ -152,7 +169,7 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	})
 	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	r.Shuffle(len(sites), func(i, j int) { sites[i], sites[j] = sites[j], sites[i] })
-	sites = spread(sites)
+	sites = spread(combine(sites))
 	sites = sites[:min(len(sites), 10*o.N)] // a project whose tests miss most mutants ends early
 	staging, err := stage(o.Out)
 	if err != nil {
@@ -286,7 +303,7 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 	hang time.Duration) {
 	s := m.s
 	src := files[s.File]
-	mutated := slices.Concat(src[:s.Start], []byte(s.Repl), src[s.End:])
+	mutated := s.apply(src)
 	tree := maps.Clone(files)
 	tree[s.File] = mutated
 	// a function's mutants move together: one unit
@@ -342,8 +359,10 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 			maps.DeleteFunc(t.hidden, func(name string, _ []byte) bool { return !ran[name] })
 		}
 	}
-	if m.reason == "" && namesMutation(t.prompt, string(src[s.Start:s.End]), s.Repl) {
-		m.reason = reasonNamesMutant
+	for _, e := range s.edits() {
+		if m.reason == "" && namesMutation(t.prompt, string(src[e.Start:e.End]), e.Repl) {
+			m.reason = reasonNamesMutant
+		}
 	}
 	if m.reason != "" {
 		return
@@ -360,6 +379,46 @@ func groupOf(s site) string {
 		return s.File
 	}
 	return s.File + ":" + s.Fn
+}
+
+// combine lists sites by function (in the order functions first appear)
+// and, after every third site of a function, adds a combined bug of the
+// next two or three of its sites whose spans do not overlap: alternately
+// two and three, the first of them the next single site to be tried.
+func combine(sites []site) []site {
+	var order []string
+	byFn := map[string][]site{}
+	for _, s := range sites {
+		fn := groupOf(s)
+		if byFn[fn] == nil {
+			order = append(order, fn)
+		}
+		byFn[fn] = append(byFn[fn], s)
+	}
+	var out []site
+	for _, fn := range order {
+		own := byFn[fn]
+		for i, s := range own {
+			out = append(out, s)
+			if (i+1)%3 != 0 || i+1 == len(own) {
+				continue
+			}
+			want, bug := 2+(i/3)%2, own[i+1]
+			bug.Kind = map[int]string{2: "two-bugs", 3: "three-bugs"}[want]
+			for _, o := range own[i+2:] {
+				if len(bug.With)+1 == want {
+					break
+				}
+				if !slices.ContainsFunc(bug.edits(), func(e site) bool { return o.Start < e.End && e.Start < o.End }) {
+					bug.With = append(bug.With, o)
+				}
+			}
+			if len(bug.With)+1 == want {
+				out = append(out, bug)
+			}
+		}
+	}
+	return out
 }
 
 // spread orders sites in rounds: the first site of every function (in the

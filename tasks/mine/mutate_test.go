@@ -396,3 +396,71 @@ func TestSpread(t *testing.T) {
 		t.Errorf("spread = %v, want %v", got, want)
 	}
 }
+
+// After every third site of a function comes a bug of the next two or
+// three whose spans do not overlap, and apply makes all its edits.
+func TestCombine(t *testing.T) {
+	var in []site
+	for i := range 9 {
+		in = append(in, site{File: "a.go", Fn: "F", Kind: "flip", Line: i, Start: 10 * i, End: 10*i + 2, Repl: fmt.Sprint(i)})
+	}
+	in[4].Start = in[3].Start + 1 // overlaps the fourth: left out of its bug
+	in = append(in, site{File: "a.go", Fn: "G", Line: 99, Start: 500, End: 501})
+	var got []string
+	for _, s := range combine(in) {
+		d := fmt.Sprintf("%s:%d", s.Fn, s.Line)
+		for _, w := range s.With {
+			d += fmt.Sprintf("+%d", w.Line)
+		}
+		got = append(got, d)
+	}
+	want := []string{"F:0", "F:1", "F:2", "F:3+5", "F:3", "F:4", "F:5", "F:6+7+8", "F:6", "F:7", "F:8", "G:99"}
+	if !slices.Equal(got, want) {
+		t.Errorf("combine = %v, want %v", got, want)
+	}
+	src := []byte("0123456789abcdefghij")
+	bug := site{Start: 12, End: 14, Repl: "XY", With: []site{{Start: 1, End: 3, Repl: "-"}, {Start: 5, End: 5, Repl: "+"}}}
+	if got := string(bug.apply(src)); got != "0-34+56789abXYefghij" {
+		t.Errorf("apply = %q", got)
+	}
+	if string(src) != "0123456789abcdefghij" {
+		t.Errorf("apply changed its source: %q", src)
+	}
+}
+
+// A combined bug is one task: both edits in its repo/, the original as its
+// reference, and checked by the validator's rules like any mutant.
+func TestCombinedBugMakesOneTask(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs a mutant in the sandbox")
+	}
+	files := map[string][]byte{}
+	for name, body := range calcModule {
+		files[name] = []byte(body)
+	}
+	var negate []site
+	for _, s := range goSites("calc/clamp.go", files["calc/clamp.go"]) {
+		if s.Kind == "negate" {
+			negate = append(negate, s)
+		}
+	}
+	if len(negate) != 2 {
+		t.Fatalf("Clamp's negated conditions: %v, want 2", negate)
+	}
+	bug := negate[0]
+	bug.Kind, bug.With = "two-bugs", negate[1:]
+	m := &mutant{s: bug}
+	tryMutant(context.Background(), m, files, map[string]bool{"calc TestSlow": true}, "go test", t.TempDir(), 0, 30*time.Second)
+	if m.reason != "" {
+		t.Fatalf("the combined bug was dropped: %s", m.reason)
+	}
+	mutated := string(m.t.repo["calc/clamp.go"])
+	if !strings.Contains(mutated, "!(x < lo)") || !strings.Contains(mutated, "!(x > hi)") ||
+		string(m.t.reference["calc/clamp.go"]) != clamp1 || m.t.group != "calc/clamp.go:Clamp" {
+		t.Errorf("task %s: repo\n%s\nreference\n%s\ngroup %s", m.t.id, mutated, m.t.reference["calc/clamp.go"], m.t.group)
+	}
+	if !strings.Contains(m.t.id, "two-bugs") || strings.Contains(m.t.prompt, "x < lo") || strings.Contains(m.t.prompt, "x > hi") {
+		t.Errorf("task %s, prompt:\n%s", m.t.id, m.t.prompt)
+	}
+}
