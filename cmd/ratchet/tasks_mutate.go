@@ -9,9 +9,9 @@ import (
 )
 
 const mutateUsage = `usage: ratchet tasks mutate REPO --out SUITE [flags]
-Plants bugs in REPO's code (Go or Python), one at a time and now and then two or three in one
-function, and keeps those its own tests
-catch, as tasks whose prompt is the failing test's report (tasks/README.md).`
+Plants bugs in REPO's code (Go or Python), one at a time and now and then two or three
+in one function, and keeps those its own tests catch, as tasks whose prompt is the
+failing test's report (tasks/README.md).`
 
 // mutateCommand is ratchet tasks mutate: a suite of bugs planted in a
 // project's code that its own tests catch.
