@@ -332,6 +332,9 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 		if m.reason == "" {
 			if hidden, err := cutTests(t, passedTests(out)); err == nil {
 				t.hidden = hidden
+				if slow := slowPassing(out); len(slow) > 0 { // the prompt keeps the plain command
+					t.test = fmt.Sprintf("%s -skip '^(%s)$' %s", goTest, strings.Join(slow, "|"), pkg)
+				}
 			}
 		}
 	} else {
@@ -462,6 +465,26 @@ func pytestCommand(files map[string][]byte) string {
 type goEvent struct {
 	Action, Package, Test, Output string
 	FailedBuild                   string
+}
+
+// slowPassing names the top-level tests that passed on a mutant and took a
+// tenth of a second or more. None of them is hidden, so none counts; the
+// task's command skips them (go test -skip), so that its scorings, the
+// validator's two and every evaluation's, do not pay for them.
+func slowPassing(out []byte) []string {
+	var slow []string
+	for line := range bytes.SplitSeq(out, []byte("\n")) {
+		var e struct {
+			Action, Test string
+			Elapsed      float64
+		}
+		if json.Unmarshal(line, &e) == nil && e.Action == "pass" && e.Test != "" && !strings.Contains(e.Test, "/") &&
+			e.Elapsed >= 0.1 {
+			slow = append(slow, e.Test)
+		}
+	}
+	slices.Sort(slow)
+	return slices.Compact(slow)
 }
 
 // goVerdict reads the go test -json run of a mutant: a failing test makes

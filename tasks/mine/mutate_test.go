@@ -429,7 +429,8 @@ func TestCombine(t *testing.T) {
 }
 
 // A combined bug is one task: both edits in its repo/, the original as its
-// reference, and checked by the validator's rules like any mutant.
+// reference, and checked by the validator's rules like any mutant; its
+// command skips the slow test that passes on it and so never counts.
 func TestCombinedBugMakesOneTask(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -439,6 +440,9 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 	for name, body := range calcModule {
 		files[name] = []byte(body)
 	}
+	// A slow test the mutant passes counts for nothing: the task's command skips it.
+	files["calc/pass_test.go"] = []byte("package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n" +
+		"func TestSlowPass(t *testing.T) {\n\ttime.Sleep(200 * time.Millisecond)\n}\n")
 	var negate []site
 	for _, s := range goSites("calc/clamp.go", files["calc/clamp.go"]) {
 		if s.Kind == "negate" {
@@ -460,7 +464,10 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 		string(m.t.reference["calc/clamp.go"]) != clamp1 || m.t.group != "calc/clamp.go:Clamp" {
 		t.Errorf("task %s: repo\n%s\nreference\n%s\ngroup %s", m.t.id, mutated, m.t.reference["calc/clamp.go"], m.t.group)
 	}
-	if !strings.Contains(m.t.id, "two-bugs") || strings.Contains(m.t.prompt, "x < lo") || strings.Contains(m.t.prompt, "x > hi") {
+	if m.t.test != "go test -skip '^(TestSlowPass)$' ./calc" {
+		t.Errorf("the task's command is %q, want the slow passing test skipped", m.t.test)
+	}
+	if !strings.Contains(m.t.id, "two-bugs") || !strings.Contains(m.t.prompt, "`go test ./calc` fails") || strings.Contains(m.t.prompt, "x < lo") || strings.Contains(m.t.prompt, "x > hi") {
 		t.Errorf("task %s, prompt:\n%s", m.t.id, m.t.prompt)
 	}
 }
