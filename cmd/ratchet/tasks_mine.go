@@ -61,7 +61,7 @@ func mineCommand(ctx context.Context, args []string) error {
 		fmt.Fprintf(os.Stderr, "tasks mine: the time budget of %s was spent on the history: no mutants added\n", *budget)
 	} else if *mutants > 0 {
 		msum, err := mine.AddMutants(ctx, mine.MutateOptions{Repo: repo, Rev: *rev, Out: *out, N: *mutants, Seed: 1,
-			Split: sp, Jobs: *jobs, Budget: max(left, 0), Progress: os.Stderr})
+			Split: sp, Jobs: *jobs, Budget: max(left, 0).Round(time.Second), Progress: os.Stderr})
 		if err != nil {
 			return fmt.Errorf("the mined tasks are written; adding mutants: %w", err)
 		}
