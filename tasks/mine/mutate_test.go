@@ -467,7 +467,8 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 	if m.t.test != "go test -skip '^(TestSlowPass)$' ./calc" {
 		t.Errorf("the task's command is %q, want the slow passing test skipped", m.t.test)
 	}
-	if !strings.Contains(m.t.id, "two-bugs") || !strings.Contains(m.t.prompt, "`go test ./calc` fails") || strings.Contains(m.t.prompt, "x < lo") || strings.Contains(m.t.prompt, "x > hi") {
+	if !strings.Contains(m.t.id, "two-bugs") || !strings.Contains(m.t.prompt, "`go test ./calc` fails") ||
+		strings.Contains(m.t.prompt, "x < lo") || strings.Contains(m.t.prompt, "x > hi") {
 		t.Errorf("task %s, prompt:\n%s", m.t.id, m.t.prompt)
 	}
 }
