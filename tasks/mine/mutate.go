@@ -201,6 +201,12 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	defer settle()
 	missed, caught, passedOver, next := map[string]int{}, map[string]bool{}, 0, 0
 	overBudget := func() bool { return o.Budget > 0 && time.Since(start) > o.Budget }
+	var deadline <-chan time.Time // never, without a budget
+	if o.Budget > 0 {
+		timer := time.NewTimer(time.Until(start.Add(o.Budget)))
+		defer timer.Stop()
+		deadline = timer.C
+	}
 	for len(kept) < o.N {
 		for len(window) < jobs && next < len(sites) && !overBudget() {
 			s := sites[next]
@@ -218,13 +224,18 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 			window = append(window, w)
 			next++
 		}
-		if len(window) == 0 {
-			if overBudget() {
-				prog.printf(true, "mutate: the time budget of %s is spent: writing the %d tasks kept", o.Budget, len(kept))
-			}
+		if overBudget() { // the runs under way are stopped (settle): the budget bounds the whole run
+			prog.printf(true, "mutate: the time budget of %s is spent: writing the %d tasks kept", o.Budget, len(kept))
 			break
 		}
-		<-window[0].done
+		if len(window) == 0 {
+			break
+		}
+		select {
+		case <-window[0].done:
+		case <-deadline:
+			continue
+		}
 		m := window[0].m
 		window = window[1:]
 		if ctx.Err() != nil {
