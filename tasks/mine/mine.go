@@ -342,15 +342,30 @@ var refactor = regexp.MustCompile(`(?i)^\s*(rename|refactor|bump|upgrade|reforma
 // quotesFix says whether t's prompt quotes a line the fix added to the
 // code (one of at least 12 characters, spaces aside): a prompt that holds
 // its answer is no task.
-func quotesFix(t task) bool {
+func quotesFix(t task) bool { return quotesChange(t, 12, false) }
+
+// quotesChange says whether t's prompt quotes a line of the reference that
+// the repo lacks, or with both, a line of the repo the reference lacks (a
+// mutant's own line, shown by a traceback), of at least atLeast characters,
+// spaces aside.
+func quotesChange(t task, atLeast int, both bool) bool {
 	prompt := squash(t.prompt) // once, not for every line
-	for name, after := range t.reference {
-		before := map[string]bool{}
-		for l := range strings.SplitSeq(string(t.repo[name]), "\n") {
-			before[squash(l)] = true
+	lines := func(b []byte) map[string]bool {
+		set := map[string]bool{}
+		for l := range strings.SplitSeq(string(b), "\n") {
+			set[squash(l)] = true
 		}
-		for l := range strings.SplitSeq(string(after), "\n") {
-			if !before[squash(l)] && quotes(prompt, l, 12) {
+		return set
+	}
+	for name, after := range t.reference {
+		before, fixed := lines(t.repo[name]), lines(after)
+		for l := range fixed {
+			if !before[l] && quotes(prompt, l, atLeast) {
+				return true
+			}
+		}
+		for l := range before {
+			if both && !fixed[l] && quotes(prompt, l, atLeast) {
 				return true
 			}
 		}

@@ -378,6 +378,9 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 			m.reason = reasonNamesMutant
 		}
 	}
+	if m.reason == "" && quotesChange(t, 8, true) { // a changed line, as it was or became
+		m.reason = reasonNamesMutant
+	}
 	if m.reason != "" {
 		return
 	}
@@ -603,6 +606,9 @@ func bugReport(command string, failing, lines []string) string {
 var pyFailed = regexp.MustCompile(`(?m)^FAILED (\S+?)(?: - .*)?$`)
 var pySection = regexp.MustCompile(`^_{3,} .* _{3,}$`)
 
+// pyFrame is a frame's first line in pytest's short traceback: its file.
+var pyFrame = regexp.MustCompile(`^(\S+\.py):\d+: `)
+
 // pyVerdict reads the pytest run of a mutant.
 func pyVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
 	switch {
@@ -621,8 +627,11 @@ func pyVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
 	for _, m := range ms {
 		names = append(names, string(m[1]))
 	}
-	in := false
+	in, inCode := false, false
 	for l := range strings.SplitSeq(string(out), "\n") {
+		if strings.HasPrefix(l, "E ") {
+			inCode = false // the error itself, whatever frame raised it
+		}
 		if pySection.MatchString(l) || strings.HasPrefix(l, "=====") {
 			if in {
 				break // the first failure's section is enough
@@ -630,7 +639,10 @@ func pyVerdict(code int, out []byte, timedOut bool, err error, t *task) string {
 			in = pySection.MatchString(l)
 			continue
 		}
-		if in && strings.TrimSpace(l) != "" {
+		if m := pyFrame.FindStringSubmatch(l); in && m != nil {
+			inCode = !isTest(m[1]) // a frame in the code points at the bug: a user sees the test's
+		}
+		if in && strings.TrimSpace(l) != "" && !inCode {
 			lines = append(lines, l)
 		}
 	}

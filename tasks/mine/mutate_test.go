@@ -472,3 +472,31 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 		t.Errorf("task %s, prompt:\n%s", m.t.id, m.t.prompt)
 	}
 }
+
+// A Python bug report keeps the test's frames and the error, never a frame
+// in the code, whose source line is the bug; and a prompt that quotes a
+// changed line, as the mutant has it or as the reference does, is refused.
+func TestPythonPromptHidesTheCodeFrame(t *testing.T) {
+	out := "FAILED tests/test_calc.py::test_pick - IndexError\n" +
+		"___________________ test_pick ___________________\n" +
+		"tests/test_calc.py:7: in test_pick\n    assert pick((4, 5)) == 4\n" +
+		"calc/pick.py:3: in pick\n    return items[1]\n" +
+		"E   IndexError: tuple index out of range\n" +
+		"=========== short test summary info ===========\n"
+	tk := task{test: "python3 -m pytest -q"}
+	if r := pyVerdict(1, []byte(out), false, nil, &tk); r != "" {
+		t.Fatalf("verdict %q", r)
+	}
+	if strings.Contains(tk.prompt, "items[1]") || strings.Contains(tk.prompt, "pick.py") ||
+		!strings.Contains(tk.prompt, "assert pick((4, 5)) == 4") || !strings.Contains(tk.prompt, "IndexError: tuple index") {
+		t.Errorf("prompt:\n%s", tk.prompt)
+	}
+	ref := map[string][]byte{"calc/pick.py": []byte("def pick(items):\n    # the first\n    return items[0]\n")}
+	mut := map[string][]byte{"calc/pick.py": []byte("def pick(items):\n    # the first\n    return items[1]\n")}
+	for prompt, want := range map[string]bool{"it fails:\n    return items[1]": true, "it fails:\n  return items[0]": true,
+		"it fails: # the first": false, "IndexError": false} {
+		if got := quotesChange(task{prompt: prompt, repo: mut, reference: ref}, 8, true); got != want {
+			t.Errorf("quotesChange(%q) = %v, want %v", prompt, got, want)
+		}
+	}
+}
