@@ -38,11 +38,11 @@ const (
 
 // hangAfter is how long a mutant's test run may take before it counts as
 // hanging: three times the project's own run on its original code (which
-// built and tested every package), at least 10 s and at most
+// built and tested every package), at least 5 s and at most
 // mutateCheckTime, so a mutant that loops costs seconds where the tests
 // are quick.
 func hangAfter(original time.Duration) time.Duration {
-	return min(max(3*original, 10*time.Second), mutateCheckTime).Round(time.Second)
+	return min(max(3*original, 5*time.Second), mutateCheckTime).Round(time.Second)
 }
 
 // MutateOptions says what to mutate and where to write the tasks.
@@ -160,6 +160,10 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 		return sum, err
 	}
 	hang := hangAfter(time.Since(began))
+	var tc *typeChecker
+	if goProject {
+		tc = newTypeChecker(files)
+	}
 	prog.printf(true, "mutate: a mutant whose tests run longer than %s hangs", hang)
 	if len(sites) == 0 {
 		return sum, fmt.Errorf("%s has no function to mutate in code whose tests pass (Go with a go.mod, or Python with pytest tests)", o.Repo)
@@ -219,7 +223,7 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 			n := next // each its own scratch folder
 			go func() {
 				defer close(w.done)
-				tryMutant(tries, w.m, files, skipped, goTest, staging, n, hang)
+				tryMutant(tries, w.m, files, skipped, goTest, staging, n, hang, tc)
 			}()
 			window = append(window, w)
 			next++
@@ -311,7 +315,7 @@ func readProject(ctx context.Context, dir, rev string) (map[string][]byte, error
 // tryMutant applies m's site, runs the tests on the mutant and, when a
 // test fails, builds the task and checks it by the validator's rules.
 func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped map[string]bool, goTest, staging string, n int,
-	hang time.Duration) {
+	hang time.Duration, tc *typeChecker) {
 	s := m.s
 	src := files[s.File]
 	mutated := s.apply(src)
@@ -332,6 +336,10 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 			pkg = "."
 		}
 		t.test = goTest + " " + pkg
+		if tc != nil && tc.fails(tree, dir, s.File) {
+			m.reason = reasonNoBuild // told by go/types on the host, without a sandbox
+			return
+		}
 		// go test's own timeout stops the test binary (the time to build it
 		// aside) and names the test that hung; the sandbox's is the backstop.
 		code, out, timedOut, err := runBox(ctx, tree, fmt.Sprintf("%s -json -timeout %s %s", goTest, hang, pkg), hang+mutateCheckTime)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -371,7 +372,7 @@ func TestAddMutants(t *testing.T) {
 // quick project's loop costs seconds, a slow one's tests are not cut.
 func TestHangAfter(t *testing.T) {
 	for _, c := range []struct{ original, want time.Duration }{
-		{time.Second, 10 * time.Second},
+		{time.Second, 5 * time.Second}, {2 * time.Second, 6 * time.Second},
 		{5 * time.Second, 15 * time.Second},
 		{7*time.Second + 300*time.Millisecond, 22 * time.Second},
 		{10 * time.Minute, mutateCheckTime},
@@ -455,7 +456,7 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 	bug := negate[0]
 	bug.Kind, bug.With = "two-bugs", negate[1:]
 	m := &mutant{s: bug}
-	tryMutant(context.Background(), m, files, map[string]bool{"calc TestSlow": true}, "go test", t.TempDir(), 0, 30*time.Second)
+	tryMutant(context.Background(), m, files, map[string]bool{"calc TestSlow": true}, "go test", t.TempDir(), 0, 30*time.Second, newTypeChecker(files))
 	if m.reason != "" {
 		t.Fatalf("the combined bug was dropped: %s", m.reason)
 	}
@@ -498,5 +499,36 @@ func TestPythonPromptHidesTheCodeFrame(t *testing.T) {
 		if got := quotesChange(task{prompt: prompt, repo: mut, reference: ref}, 8, true); got != want {
 			t.Errorf("quotesChange(%q) = %v, want %v", prompt, got, want)
 		}
+	}
+}
+
+// go/types tells a mutant that does not build before a sandbox is spent on
+// it, honouring build constraints; a package importing beyond the standard
+// library, or whose original does not check, is left to the sandbox.
+func TestTypeCheckerTellsWhatDoesNotBuild(t *testing.T) {
+	files := map[string][]byte{
+		"go.mod":         []byte(goMod),
+		"calc/clamp.go":  []byte(clamp1),
+		"calc/os_js.go":  []byte("package calc\n\nfunc Clamp() {}\n"), // another platform's: not a redeclaration
+		"calc/log.go":    []byte("//go:build never\n\npackage calc\n\nfunc Clamp() {}\n"),
+		"ext/ext.go":     []byte("package ext\n\nimport \"example.com/other\"\n\nvar X = other.Y\n"),
+		"calc/c_test.go": []byte("package calc\n"),
+		"calc/up.go":     []byte("package calc\n\nimport \"strings\"\n\nvar Up = strings.ToUpper\n"),
+	}
+	c := newTypeChecker(files)
+	unused := maps.Clone(files)
+	unused["calc/clamp.go"] = []byte(strings.Replace(clamp1, "return x\n", "y := x\n\treturn x\n", 1))
+	fine := maps.Clone(files)
+	fine["calc/clamp.go"] = []byte(strings.Replace(clamp1, "x < lo", "x <= lo", 1))
+	if !c.fails(unused, "calc", "calc/clamp.go") {
+		t.Error("a mutant with an unused variable type-checks")
+	}
+	if c.fails(fine, "calc", "calc/clamp.go") {
+		t.Error("a mutant that builds fails the type check")
+	}
+	broken := maps.Clone(files)
+	broken["ext/ext.go"] = []byte("package ext\n\nimport \"example.com/other\"\n\nvar X = other.Y +\n")
+	if c.fails(broken, "ext", "ext/ext.go") {
+		t.Error("a package importing beyond the standard library was judged on the host")
 	}
 }
