@@ -406,13 +406,10 @@ func groupOf(s site) string {
 	return s.File + ":" + s.Fn
 }
 
-// combine lists sites by function (in the order functions first appear)
-// and, after every third site of a function, adds a combined bug of the
-// next two or three of its sites whose spans do not overlap: alternately
-// two and three, the first of them the next single site to be tried.
-func combine(sites []site) []site {
-	var order []string
-	byFn := map[string][]site{}
+// byFunction groups sites by groupOf, each group's in their order, and
+// names the groups in the order they first appear.
+func byFunction(sites []site) (order []string, byFn map[string][]site) {
+	byFn = map[string][]site{}
 	for _, s := range sites {
 		fn := groupOf(s)
 		if byFn[fn] == nil {
@@ -420,6 +417,15 @@ func combine(sites []site) []site {
 		}
 		byFn[fn] = append(byFn[fn], s)
 	}
+	return order, byFn
+}
+
+// combine lists sites by function (in the order functions first appear)
+// and, after every third site of a function, adds a combined bug of the
+// next two or three of its sites whose spans do not overlap: alternately
+// two and three, the first of them the next single site to be tried.
+func combine(sites []site) []site {
+	order, byFn := byFunction(sites)
 	var out []site
 	for _, fn := range order {
 		own := byFn[fn]
@@ -452,15 +458,7 @@ func combine(sites []site) []site {
 // functions are worth more than as many from a few; shuffled alone, the
 // functions with the most sites would take most of the tries.
 func spread(sites []site) []site {
-	var order []string
-	byFn := map[string][]site{}
-	for _, s := range sites {
-		fn := groupOf(s)
-		if byFn[fn] == nil {
-			order = append(order, fn)
-		}
-		byFn[fn] = append(byFn[fn], s)
-	}
+	order, byFn := byFunction(sites)
 	out := make([]site, 0, len(sites))
 	for round := 0; len(out) < len(sites); round++ {
 		for _, fn := range order {
