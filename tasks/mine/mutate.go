@@ -349,12 +349,18 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 		// scoring above 0 and cut and checked again (cutPassing stays the
 		// fallback for a test that passed here and fails when scored).
 		if m.reason == "" {
+			// The task's command, the prompt keeping the plain one: a test
+			// binary that hangs stops at twice the mutant's limit (at least
+			// 30 s), not go test's default 10 minutes, in the check and in
+			// every scoring.
+			command := fmt.Sprintf("%s -timeout %s", goTest, max(2*hang, 30*time.Second))
 			if hidden, err := cutTests(t, passedTests(out)); err == nil {
 				t.hidden = hidden
-				if slow := slowPassing(out); len(slow) > 0 { // the prompt keeps the plain command
-					t.test = fmt.Sprintf("%s -skip '^(%s)$' %s", goTest, strings.Join(slow, "|"), pkg)
+				if slow := slowPassing(out); len(slow) > 0 {
+					command += fmt.Sprintf(" -skip '^(%s)$'", strings.Join(slow, "|"))
 				}
 			}
+			t.test = command + " " + pkg
 		}
 	} else {
 		for name, b := range files {

@@ -465,7 +465,7 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 		string(m.t.reference["calc/clamp.go"]) != clamp1 || m.t.group != "calc/clamp.go:Clamp" {
 		t.Errorf("task %s: repo\n%s\nreference\n%s\ngroup %s", m.t.id, mutated, m.t.reference["calc/clamp.go"], m.t.group)
 	}
-	if m.t.test != "go test -skip '^(TestSlowPass)$' ./calc" {
+	if m.t.test != "go test -timeout 1m0s -skip '^(TestSlowPass)$' ./calc" {
 		t.Errorf("the task's command is %q, want the slow passing test skipped", m.t.test)
 	}
 	if !strings.Contains(m.t.id, "two-bugs") || !strings.Contains(m.t.prompt, "`go test ./calc` fails") ||
