@@ -365,7 +365,10 @@ func quotesChange(t task, atLeast int, both bool) bool {
 			}
 		}
 		for l := range before {
-			if both && !fixed[l] && quotes(prompt, l, atLeast) {
+			if !both {
+				break
+			}
+			if !fixed[l] && quotes(prompt, l, atLeast) {
 				return true
 			}
 		}

@@ -2,6 +2,7 @@ package mine
 
 import (
 	"bytes"
+	"errors"
 	"go/ast"
 	"go/build"
 	"go/importer"
@@ -96,8 +97,4 @@ func (c *typeChecker) check(tree map[string][]byte, dir string) error {
 	return err
 }
 
-type notStd struct{}
-
-func (notStd) Error() string { return "imports beyond the standard library" }
-
-var errNotStd error = notStd{}
+var errNotStd = errors.New("imports beyond the standard library")
