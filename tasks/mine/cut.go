@@ -45,7 +45,7 @@ func cutPassing(ctx context.Context, t *task, dir, tmp string) (string, string) 
 		if len(passed) == 0 {
 			return reasonPartPass, "the untouched tree scores above 0, yet no hidden test passed on the parent in go test -json"
 		}
-		hidden, err := cutTests(*t, passed)
+		hidden, err := cutTests(*t, func(key string) bool { return passed[key] })
 		if err != nil {
 			return reasonPartPass, err.Error()
 		}
@@ -192,10 +192,25 @@ func passedTests(out []byte) map[string]bool {
 	return passed
 }
 
-// cutTests returns t's hidden/ without the top-level Go tests in passed
-// ("import/path TestName"). A pristine copy of a public test file left with
-// no test goes; every other file keeps all but the cut tests.
-func cutTests(t task, passed map[string]bool) (map[string][]byte, error) {
+// failedTests reads go test -json output into the top-level tests that
+// failed, keyed as passedTests keys them. A test the run never reached (an
+// earlier test's panic ended the binary) is not among them.
+func failedTests(out []byte) map[string]bool {
+	failed := map[string]bool{}
+	for line := range bytes.SplitSeq(out, []byte("\n")) {
+		var e struct{ Action, Package, Test string }
+		if json.Unmarshal(line, &e) == nil && e.Action == "fail" && e.Test != "" && !strings.Contains(e.Test, "/") {
+			failed[e.Package+" "+e.Test] = true
+		}
+	}
+	return failed
+}
+
+// cutTests returns t's hidden/ without the top-level Go tests that cut
+// selects by their key ("import/path TestName"). A pristine copy of a public
+// test file left with no test goes; every other file keeps all but the cut
+// tests.
+func cutTests(t task, cut func(key string) bool) (map[string][]byte, error) {
 	mod := "."
 	if m := moduleLine.FindSubmatch(t.repo["go.mod"]); m != nil {
 		mod = string(m[1])
@@ -206,7 +221,7 @@ func cutTests(t task, passed map[string]bool) (map[string][]byte, error) {
 			continue
 		}
 		pkg := path.Join(mod, path.Dir(name))
-		b, left, err := cutFuncs(t.hidden[name], func(test string) bool { return passed[pkg+" "+test] },
+		b, left, err := cutFuncs(t.hidden[name], func(test string) bool { return cut(pkg + " " + test) },
 			func(imp string) string { return packageName(t, mod, imp) })
 		if err != nil {
 			return nil, fmt.Errorf("hidden/%s: %w", name, err)

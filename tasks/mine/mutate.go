@@ -354,7 +354,15 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 			// 30 s), not go test's default 10 minutes, in the check and in
 			// every scoring.
 			command := fmt.Sprintf("%s -timeout %s", goTest, max(2*hang, 30*time.Second))
-			if hidden, err := cutTests(t, passedTests(out)); err == nil {
+			// Only the tests that failed on the mutant count: one that
+			// passed says nothing of the bug, and one the run never reached
+			// (an earlier test's panic ended it) would count as failed on the
+			// untouched tree without being seen to, and on the reference it
+			// runs in a state no run of the project's own ever made (uuid's
+			// TestVersion6 after a TestSetRand that left the random source
+			// exhausted).
+			failed := failedTests(out)
+			if hidden, err := cutTests(t, func(key string) bool { return !failed[key] }); err == nil {
 				t.hidden = hidden
 				if slow := slowPassing(out); len(slow) > 0 {
 					command += fmt.Sprintf(" -skip '^(%s)$'", strings.Join(slow, "|"))
@@ -767,8 +775,12 @@ func goSites(name string, src []byte) []site {
 		if !ok || fd.Body == nil {
 			continue
 		}
+		fn := fd.Name.Name
+		if recv := receiverType(fd); recv != "" {
+			fn = recv + "." + fn // two types' String are two functions, two groups
+		}
 		add := func(kind string, from, to token.Pos, repl string) {
-			sites = append(sites, site{File: name, Kind: kind, Fn: fd.Name.Name, Line: fset.Position(from).Line, Start: off(from), End: off(to), Repl: repl})
+			sites = append(sites, site{File: name, Kind: kind, Fn: fn, Line: fset.Position(from).Line, Start: off(from), End: off(to), Repl: repl})
 		}
 		bounds := map[ast.Expr]bool{}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -954,4 +966,29 @@ func AddMutants(ctx context.Context, o MutateOptions) (Summary, error) {
 	}
 	sum.Written = moved
 	return sum, nil
+}
+
+// receiverType names the type of fd's receiver (T for a T or *T, generic
+// or not), or is empty for a function without one.
+func receiverType(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return ""
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
 }

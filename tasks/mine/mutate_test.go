@@ -532,3 +532,78 @@ func TestTypeCheckerTellsWhatDoesNotBuild(t *testing.T) {
 		t.Error("a package importing beyond the standard library was judged on the host")
 	}
 }
+
+// Only the tests that failed on the mutant are hidden and counted: a test
+// its run never reached (an earlier test's panic ended the binary) is cut,
+// not counted failed on the untouched tree without having been seen to.
+func TestOnlyTestsSeenFailingCount(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs a mutant in the sandbox")
+	}
+	files := map[string][]byte{}
+	for name, body := range calcModule {
+		files[name] = []byte(body)
+	}
+	files["calc/zz_test.go"] = []byte("package calc\n\nimport \"testing\"\n\n" +
+		"func TestClampPanics(t *testing.T) {\n\tif Clamp(5, 0, 9) != 5 {\n\t\tpanic(\"Clamp(5, 0, 9) is wrong\")\n\t}\n}\n\n" +
+		"func TestNotReached(t *testing.T) {}\n")
+	var negate *site
+	for _, s := range goSites("calc/clamp.go", files["calc/clamp.go"]) {
+		if s.Kind == "negate" {
+			negate = &s
+			break
+		}
+	}
+	if negate == nil {
+		t.Fatal("no negated condition in Clamp")
+	}
+	m := &mutant{s: *negate}
+	tryMutant(context.Background(), m, files, map[string]bool{"calc TestSlow": true}, "go test", t.TempDir(), 0,
+		30*time.Second, newTypeChecker(files))
+	if m.reason != "" {
+		t.Fatalf("the mutant was dropped: %s", m.reason)
+	}
+	zz := string(m.t.hidden["calc/zz_test.go"])
+	if !strings.Contains(zz, "func TestClampPanics") || strings.Contains(zz, "TestNotReached") ||
+		!strings.Contains(string(m.t.hidden["calc/calc_test.go"]), "func TestClamp(") ||
+		strings.Contains(string(m.t.hidden["calc/calc_test.go"]), "func TestSum(") {
+		t.Errorf("hidden tests:\n%s\n%s", m.t.hidden["calc/calc_test.go"], zz)
+	}
+}
+
+// A method's mutants are grouped with its type: two types' String are two
+// functions, and a function is named as it is.
+func TestGroupsNameTheReceiver(t *testing.T) {
+	src := "package p\n\ntype A int\ntype B[T any] struct{ v T }\n\n" +
+		"func (a A) String() string {\n\tif a > 1 {\n\t\treturn \"a\"\n\t}\n\treturn \"\"\n}\n\n" +
+		"func (b *B[T]) String() string {\n\tif b == nil {\n\t\treturn \"b\"\n\t}\n\treturn \"\"\n}\n\n" +
+		"func String(x int) string {\n\tif x > 1 {\n\t\treturn \"s\"\n\t}\n\treturn \"\"\n}\n"
+	groups := map[string]bool{}
+	for _, s := range goSites("p/p.go", []byte(src)) {
+		groups[groupOf(s)] = true
+	}
+	want := []string{"p/p.go:A.String", "p/p.go:B.String", "p/p.go:String"}
+	if got := slices.Sorted(maps.Keys(groups)); !slices.Equal(got, want) {
+		t.Errorf("groups %v, want %v", got, want)
+	}
+}
+
+// A Python method is grouped with its class and a nested function with
+// what holds it: two classes' methods of one name are two groups.
+func TestPythonGroupsNameTheClass(t *testing.T) {
+	src := "class A:\n    def f(self, x):\n        return x < 1\n\n\nclass B:\n    def f(self, x):\n        return x > 1\n\n\n" +
+		"def g(x):\n    def inner(y):\n        return y < 2\n    return inner(x) + 1\n"
+	sites, err := pyProjectSites(context.Background(), map[string][]byte{"pkg/m.py": []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := map[string]bool{}
+	for _, s := range sites {
+		groups[groupOf(s)] = true
+	}
+	want := []string{"pkg/m.py:A.f", "pkg/m.py:B.f", "pkg/m.py:g", "pkg/m.py:g.inner"}
+	if got := slices.Sorted(maps.Keys(groups)); !slices.Equal(got, want) {
+		t.Errorf("groups %v, want %v", got, want)
+	}
+}

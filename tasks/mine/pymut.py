@@ -39,10 +39,23 @@ def main():
     for line in src.split(b"\n")[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     sites = []
+    # A method is named with its class, a nested function with what holds
+    # it (Queue.push, outer.inner): two classes' __init__ are two groups.
+    qualname = {}
+
+    def name_all(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                qualname[id(child)] = prefix + child.name
+                name_all(child, prefix + child.name + ".")
+            else:
+                name_all(child, prefix)
+
+    name_all(tree, "")
 
     def add(kind, fn, node, repl):
         sites.append({
-            "kind": kind, "func": fn.name, "line": node.lineno,
+            "kind": kind, "func": qualname[id(fn)], "line": node.lineno,
             "start": starts[node.lineno - 1] + node.col_offset,
             "end": starts[node.end_lineno - 1] + node.end_col_offset,
             "repl": repl,
