@@ -186,7 +186,7 @@ func TestPlanFromLedger(t *testing.T) {
 		t.Errorf("A/A %+v", r.AA)
 	}
 	b, _ := json.Marshal(r)
-	for _, key := range []string{`"head_gen":2`, `"holdout_tasks":30`, `"mde":`, `"holdout_tasks_needed":`, `"repeats_needed":`, `"false_accept_rate":`, `"gain_model":"logit"`} {
+	for _, key := range []string{`"head_gen":2`, `"holdout_tasks":30`, `"mde":`, `"holdout_tasks_needed":`, `"holdout_groups_needed":`, `"repeats_needed":`, `"false_accept_rate":`, `"gain_model":"logit"`} {
 		if !bytes.Contains(b, []byte(key)) {
 			t.Errorf("JSON lacks %s: %s", key, b)
 		}

@@ -103,6 +103,9 @@ type GainPlan struct {
 	TrainUp            *float64 `json:"train_up"`             // share with the train mean strictly up
 	HoldoutPass        *float64 `json:"holdout_pass"`         // share with the holdout mean up and p <= alpha
 	HoldoutTasksNeeded *int     `json:"holdout_tasks_needed"` // at this K
+	// the groups those tasks make, the gate's units: a suite grows by
+	// groups of its own sizes, and more tasks in the same groups do not help
+	HoldoutGroupsNeeded *int `json:"holdout_groups_needed"`
 	RepeatsNeeded      *int     `json:"repeats_needed"`       // at this holdout size
 }
 
@@ -206,7 +209,8 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 			continue
 		}
 		if n, ok := sim.holdoutNeeded(su, g, c.Power, maxHoldout); ok {
-			gp.HoldoutTasksNeeded = &n
+			g := distinct(grown(su, n).HoldoutGroups, n)
+			gp.HoldoutTasksNeeded, gp.HoldoutGroupsNeeded = &n, &g
 		}
 		if k, ok := sim.repeatsNeeded(su, g, c.Power, maxRepeats); ok {
 			gp.RepeatsNeeded = &k
@@ -357,6 +361,14 @@ func units(groups []int, n int) int {
 	return slices.Max(groups) + 1
 }
 
+// distinct is how many groups n tasks of groups make (nil: each its own).
+func distinct(groups []int, n int) int {
+	if groups == nil {
+		return n
+	}
+	return len(slices.Compact(slices.Sorted(slices.Values(groups))))
+}
+
 func assumed(p float64, n int) []float64 {
 	ps := make([]float64, n)
 	for i := range ps {
@@ -398,16 +410,21 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "the sign test needs at least %d changed holdout groups, all fixed, to reach p <= %g\n", r.MinChanged, r.Alpha)
 	}
 	fmt.Fprintf(&b, "\nsmallest holdout gain accepted with %.0f%% power: %s\n", 100*r.TargetPower, points(r.MDE))
-	fmt.Fprintf(&b, "%-6s %-6s %-9s %-13s %-22s %s\n", "gain", "power", "train up", "holdout pass", "holdout tasks needed", "repeats needed")
+	fmt.Fprintf(&b, "%-6s %-6s %-9s %-13s %-26s %s\n", "gain", "power", "train up", "holdout pass", "holdout groups needed", "repeats needed")
 	for _, g := range r.Gains {
 		if g.Power == nil {
 			fmt.Fprintf(&b, "%-6s out of reach\n", fmt.Sprintf("+%.0f", 100*g.Gain))
 			continue
 		}
-		fmt.Fprintf(&b, "%-6s %-6s %-9s %-13s %-22s %s\n", fmt.Sprintf("+%.0f", 100*g.Gain), percent(*g.Power), percent(*g.TrainUp),
-			percent(*g.HoldoutPass), count(g.HoldoutTasksNeeded, maxHoldout), count(g.RepeatsNeeded, maxRepeats))
+		needed := fmt.Sprintf("more than %d tasks", maxHoldout)
+		if g.HoldoutGroupsNeeded != nil {
+			needed = fmt.Sprintf("%d (%d tasks)", *g.HoldoutGroupsNeeded, *g.HoldoutTasksNeeded)
+		}
+		fmt.Fprintf(&b, "%-6s %-6s %-9s %-13s %-26s %s\n", fmt.Sprintf("+%.0f", 100*g.Gain), percent(*g.Power), percent(*g.TrainUp),
+			percent(*g.HoldoutPass), needed, count(g.RepeatsNeeded, maxRepeats))
 	}
-	fmt.Fprintf(&b, "(tasks needed at K = %d with train grown in proportion; repeats needed at this suite size)\n", r.Repeats)
+	fmt.Fprintf(&b, "(groups needed at K = %d, new groups the sizes of this suite's, train grown in proportion; "+
+		"repeats needed at this suite size)\n", r.Repeats)
 	fmt.Fprintf(&b, "(%d simulated applies per figure, seed %d)\n", r.Trials, r.Seed)
 	if r.AA != nil {
 		fmt.Fprintf(&b, "\nA/A: %d of %d candidates that change nothing accepted: false-accept rate %.4f ± %.4f (alpha %g;\n     train up %s, holdout side alone %s)\n",

@@ -198,9 +198,18 @@ func TestPlanCountsGroups(t *testing.T) {
 	if *r.Gains[0].Power != 0 || r.AA.Accepts != 0 || *free.Gains[0].Power < 0.1 {
 		t.Errorf("+30 points: power %v grouped, %v ungrouped; A/A accepts %d", *r.Gains[0].Power, *free.Gains[0].Power, r.AA.Accepts)
 	}
+	// What is needed is counted in groups: four tasks a group here, one
+	// ungrouped.
+	g, f := r.Gains[0], free.Gains[0]
+	if g.HoldoutGroupsNeeded == nil || f.HoldoutGroupsNeeded == nil ||
+		*g.HoldoutGroupsNeeded != (*g.HoldoutTasksNeeded+3)/4 || *f.HoldoutGroupsNeeded != *f.HoldoutTasksNeeded {
+		t.Errorf("needed: grouped %v groups of %v tasks, ungrouped %v of %v", g.HoldoutGroupsNeeded, g.HoldoutTasksNeeded,
+			f.HoldoutGroupsNeeded, f.HoldoutTasksNeeded)
+	}
 	var text bytes.Buffer
 	r.WriteText(&text)
-	if !strings.Contains(text.String(), "12 holdout tasks in 3 groups") {
+	if !strings.Contains(text.String(), "12 holdout tasks in 3 groups") ||
+		!strings.Contains(text.String(), fmt.Sprintf("%d (%d tasks)", *g.HoldoutGroupsNeeded, *g.HoldoutTasksNeeded)) {
 		t.Errorf("text report:\n%s", text.String())
 	}
 }
