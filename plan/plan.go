@@ -106,7 +106,7 @@ type GainPlan struct {
 	// the groups those tasks make, the gate's units: a suite grows by
 	// groups of its own sizes, and more tasks in the same groups do not help
 	HoldoutGroupsNeeded *int `json:"holdout_groups_needed"`
-	RepeatsNeeded      *int     `json:"repeats_needed"`       // at this holdout size
+	RepeatsNeeded       *int `json:"repeats_needed"` // at this holdout size
 }
 
 // Screened is the screen of `anchor apply` on one gain (0: the A/A game),
