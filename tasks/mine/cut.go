@@ -206,15 +206,20 @@ func failedTests(out []byte) map[string]bool {
 	return failed
 }
 
+// module is the module path of t's go.mod, or "." without one.
+func (t task) module() string {
+	if m := moduleLine.FindSubmatch(t.repo["go.mod"]); m != nil {
+		return string(m[1])
+	}
+	return "."
+}
+
 // cutTests returns t's hidden/ without the top-level Go tests that cut
 // selects by their key ("import/path TestName"). A pristine copy of a public
 // test file left with no test goes; every other file keeps all but the cut
 // tests.
 func cutTests(t task, cut func(key string) bool) (map[string][]byte, error) {
-	mod := "."
-	if m := moduleLine.FindSubmatch(t.repo["go.mod"]); m != nil {
-		mod = string(m[1])
-	}
+	mod := t.module()
 	hidden := maps.Clone(t.hidden)
 	for _, name := range slices.Sorted(maps.Keys(t.hidden)) {
 		if !strings.HasSuffix(name, "_test.go") {

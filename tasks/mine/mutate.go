@@ -139,12 +139,12 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 	prog := &progress{w: o.Progress}
 	prog.printf(true, "mutate: running the tests of %s on its own code", o.Repo)
 	var sites []site
-	skipped := map[string]bool{} // "dir TestName" of the Go tests that skip on the original
+	var orig original // the Go tests that skip, or take long, on the original
 	// The first run on a new machine builds the warm cache: not the tests' time.
 	anchor.WarmCache() // an error comes again from the first run
 	began := time.Now()
 	if goProject {
-		sites, skipped, err = goProjectSites(ctx, files, goTest)
+		sites, orig, err = goProjectSites(ctx, files, goTest)
 	} else {
 		var aside []string
 		files, aside, err = setAsideFailingPy(ctx, files)
@@ -223,7 +223,7 @@ func Mutate(ctx context.Context, o MutateOptions) (sum Summary, err error) {
 			n := next // each its own scratch folder
 			go func() {
 				defer close(w.done)
-				tryMutant(tries, w.m, files, skipped, goTest, staging, n, hang, tc)
+				tryMutant(tries, w.m, files, orig, goTest, staging, n, hang, tc)
 			}()
 			window = append(window, w)
 			next++
@@ -314,7 +314,7 @@ func readProject(ctx context.Context, dir, rev string) (map[string][]byte, error
 
 // tryMutant applies m's site, runs the tests on the mutant and, when a
 // test fails, builds the task and checks it by the validator's rules.
-func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped map[string]bool, goTest, staging string, n int,
+func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, orig original, goTest, staging string, n int,
 	hang time.Duration, tc *typeChecker) {
 	s := m.s
 	src := files[s.File]
@@ -327,7 +327,7 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 	if strings.HasSuffix(s.File, ".go") {
 		dir := path.Dir(s.File)
 		for name, b := range files {
-			if strings.HasSuffix(name, "_test.go") && path.Dir(name) == dir && !skips(dir, b, skipped) {
+			if strings.HasSuffix(name, "_test.go") && path.Dir(name) == dir && !skips(dir, b, orig.skipped) {
 				t.hidden[name] = b // a file with a test that skips anyway would count it failed
 			}
 		}
@@ -342,7 +342,16 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 		}
 		// go test's own timeout stops the test binary (the time to build it
 		// aside) and names the test that hung; the sandbox's is the backstop.
-		code, out, timedOut, err := runBox(ctx, tree, fmt.Sprintf("%s -json -timeout %s %s", goTest, hang, pkg), hang+mutateCheckTime)
+		// The tests slow on the original run only when the others miss the
+		// mutant: most mutants are caught by a fast test, and a slow one
+		// that passes counts for nothing (uuid: 1.9 s of a 2 s run).
+		slow := orig.slowIn(dir)
+		run := fmt.Sprintf("%s -json -timeout %s", goTest, hang)
+		code, out, timedOut, err := runBox(ctx, tree, run+skipFlag(slow)+" "+pkg, hang+mutateCheckTime)
+		if err == nil && !timedOut && code == 0 && len(slow) > 0 {
+			run += fmt.Sprintf(" -run '^(%s)$'", strings.Join(slow, "|"))
+			code, out, timedOut, err = runBox(ctx, tree, run+" "+pkg, hang+mutateCheckTime)
+		}
 		m.reason = goVerdict(code, out, timedOut, err, &t)
 		// The run just made is the parent's (the mutant's): the tests that
 		// passed on it are cut now, so the task is checked once, not found
@@ -364,9 +373,16 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, skipped 
 			failed := failedTests(out)
 			if hidden, err := cutTests(t, func(key string) bool { return !failed[key] }); err == nil {
 				t.hidden = hidden
-				if slow := slowPassing(out); len(slow) > 0 {
-					command += fmt.Sprintf(" -skip '^(%s)$'", strings.Join(slow, "|"))
+				// Skipped: the slow tests that did not fail here, not one of
+				// them hidden.
+				var skip []string
+				for _, name := range append(slow, slowPassing(out)...) {
+					if !failed[path.Join(t.module(), dir)+" "+name] {
+						skip = append(skip, name)
+					}
 				}
+				slices.Sort(skip)
+				command += skipFlag(slices.Compact(skip))
 			}
 			t.test = command + " " + pkg
 		}
@@ -499,6 +515,7 @@ func pytestCommand(files map[string][]byte) string {
 type goEvent struct {
 	Action, Package, Test, Output string
 	FailedBuild                   string
+	Elapsed                       float64
 }
 
 // slowPassing names the top-level tests that passed on a mutant and took a
@@ -681,20 +698,45 @@ func skips(dir string, b []byte, skipped map[string]bool) bool {
 	return false
 }
 
+// original is what the project's own test run says of its Go tests, each
+// keyed "dir TestName": those that skip, and those that pass and take a
+// tenth of a second or more.
+type original struct{ skipped, slow map[string]bool }
+
+// slowIn is the slow tests of the package in dir, sorted.
+func (o original) slowIn(dir string) []string {
+	var names []string
+	for key := range o.slow {
+		if d, name, _ := strings.Cut(key, " "); d == dir {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// skipFlag is go test's -skip of the top-level tests names, or nothing.
+func skipFlag(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" -skip '^(%s)$'", strings.Join(names, "|"))
+}
+
 // goProjectSites runs the project's tests and returns the mutation sites
-// of the code of every package whose tests pass, and the tests that skip
-// ("dir TestName").
-func goProjectSites(ctx context.Context, files map[string][]byte, goTest string) ([]site, map[string]bool, error) {
+// of the code of every package whose tests pass, and what the run says of
+// its tests.
+func goProjectSites(ctx context.Context, files map[string][]byte, goTest string) ([]site, original, error) {
 	code, out, _, err := runBox(ctx, files, goTest+" -json -timeout 60s ./...", 10*time.Minute)
 	if err != nil {
-		return nil, nil, fmt.Errorf("run the tests in the sandbox: %w", err)
+		return nil, original{}, fmt.Errorf("run the tests in the sandbox: %w", err)
 	}
 	passed := map[string]bool{}
 	mod := "."
 	if m := moduleLine.FindSubmatch(files["go.mod"]); m != nil {
 		mod = string(m[1])
 	}
-	skipped := map[string]bool{}
+	orig := original{skipped: map[string]bool{}, slow: map[string]bool{}}
 	var failed []string // the tests that fail on the project's own code
 	var why, raw string // their first line of output; the first line that is not an event
 	for l := range bytes.SplitSeq(out, []byte("\n")) {
@@ -710,12 +752,16 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 			why = strings.TrimSpace(e.Output)
 		case e.Test == "" && e.Action == "pass":
 			passed[e.Package] = true
-		case e.Test != "" && !strings.Contains(e.Test, "/") && e.Action == "skip":
+		case e.Test != "" && !strings.Contains(e.Test, "/") && (e.Action == "skip" || e.Action == "pass" && e.Elapsed >= 0.1):
 			dir := "."
 			if rest, ok := strings.CutPrefix(e.Package, mod+"/"); ok {
 				dir = rest
 			}
-			skipped[dir+" "+e.Test] = true
+			if e.Action == "skip" {
+				orig.skipped[dir+" "+e.Test] = true
+			} else {
+				orig.slow[dir+" "+e.Test] = true
+			}
 		}
 	}
 	if len(passed) == 0 {
@@ -723,7 +769,7 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 		if len(failed) > 0 {
 			what = fmt.Sprintf("%s fail, %s", strings.Join(failed[:min(len(failed), 5)], ", "), what)
 		}
-		return nil, nil, fmt.Errorf("no Go package's tests pass on the project's own code (go test exit %d: %.300s); "+
+		return nil, original{}, fmt.Errorf("no Go package's tests pass on the project's own code (go test exit %d: %.300s); "+
 			"mutate needs passing tests: fix them, or pass --rev a commit where they pass", code, what)
 	}
 	var sites []site
@@ -733,7 +779,7 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 		}
 		sites = append(sites, goSites(name, files[name])...)
 	}
-	return sites, skipped, nil
+	return sites, orig, nil
 }
 
 var flips = map[token.Token]token.Token{token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR, token.EQL: token.NEQ, token.NEQ: token.EQL}

@@ -456,7 +456,7 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 	bug := negate[0]
 	bug.Kind, bug.With = "two-bugs", negate[1:]
 	m := &mutant{s: bug}
-	tryMutant(context.Background(), m, files, map[string]bool{"calc TestSlow": true}, "go test", t.TempDir(), 0, 30*time.Second, newTypeChecker(files))
+	tryMutant(context.Background(), m, files, original{skipped: map[string]bool{"calc TestSlow": true}}, "go test", t.TempDir(), 0, 30*time.Second, newTypeChecker(files))
 	if m.reason != "" {
 		t.Fatalf("the combined bug was dropped: %s", m.reason)
 	}
@@ -559,7 +559,7 @@ func TestOnlyTestsSeenFailingCount(t *testing.T) {
 		t.Fatal("no negated condition in Clamp")
 	}
 	m := &mutant{s: *negate}
-	tryMutant(context.Background(), m, files, map[string]bool{"calc TestSlow": true}, "go test", t.TempDir(), 0,
+	tryMutant(context.Background(), m, files, original{skipped: map[string]bool{"calc TestSlow": true}}, "go test", t.TempDir(), 0,
 		30*time.Second, newTypeChecker(files))
 	if m.reason != "" {
 		t.Fatalf("the mutant was dropped: %s", m.reason)
@@ -605,5 +605,49 @@ func TestPythonGroupsNameTheClass(t *testing.T) {
 	want := []string{"pkg/m.py:A.f", "pkg/m.py:B.f", "pkg/m.py:g", "pkg/m.py:g.inner"}
 	if got := slices.Sorted(maps.Keys(groups)); !slices.Equal(got, want) {
 		t.Errorf("groups %v, want %v", got, want)
+	}
+}
+
+// A test slow on the original runs only when the fast ones miss the
+// mutant; when it alone catches it, it is the task's hidden test, and not
+// among those its command skips.
+func TestSlowTestsRunWhenTheFastMiss(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs a mutant in the sandbox")
+	}
+	files := map[string][]byte{}
+	for name, body := range calcModule {
+		files[name] = []byte(body)
+	}
+	files["calc/half.go"] = []byte("package calc\n\nfunc Half(x int) int {\n\tif x < 0 {\n\t\treturn 0\n\t}\n\treturn x / 2\n}\n")
+	files["calc/half_test.go"] = []byte("package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n" +
+		"func TestHalfSlow(t *testing.T) {\n\ttime.Sleep(150 * time.Millisecond)\n\tif Half(4) != 2 || Half(-4) != 0 {\n" +
+		"\t\tt.Error(\"Half is wrong\")\n\t}\n}\n")
+	var negate *site
+	for _, s := range goSites("calc/half.go", files["calc/half.go"]) {
+		if s.Kind == "negate" {
+			negate = &s
+		}
+	}
+	if negate == nil {
+		t.Fatal("no negated condition in Half")
+	}
+	m := &mutant{s: *negate}
+	orig := original{skipped: map[string]bool{"calc TestSlow": true}, slow: map[string]bool{"calc TestHalfSlow": true}}
+	tryMutant(context.Background(), m, files, orig, "go test", t.TempDir(), 0, 30*time.Second, newTypeChecker(files))
+	if m.reason != "" {
+		t.Fatalf("the mutant only the slow test catches was dropped: %s", m.reason)
+	}
+	if !strings.Contains(string(m.t.hidden["calc/half_test.go"]), "func TestHalfSlow") || strings.Contains(m.t.test, "-skip") ||
+		len(m.t.hidden) != 1 {
+		t.Errorf("command %q, hidden %v", m.t.test, slices.Sorted(maps.Keys(m.t.hidden)))
+	}
+	// Caught by a fast test, the slow one is skipped by the task's command.
+	clampSites := goSites("calc/clamp.go", files["calc/clamp.go"])
+	m = &mutant{s: clampSites[slices.IndexFunc(clampSites, func(s site) bool { return s.Kind == "negate" })]}
+	tryMutant(context.Background(), m, files, orig, "go test", t.TempDir(), 1, 30*time.Second, newTypeChecker(files))
+	if m.reason != "" || m.t.test != "go test -timeout 1m0s -skip '^(TestHalfSlow)$' ./calc" {
+		t.Errorf("Clamp's mutant: %s, command %q", m.reason, m.t.test)
 	}
 }
