@@ -29,6 +29,15 @@ var calcModule = map[string]string{
 		"func TestClamp(t *testing.T) {\n\tfor _, c := range [][4]int{{0, 0, 9, 0}, {-1, 0, 9, 0}, {9, 0, 9, 9}, {10, 0, 9, 9}, {5, 0, 9, 5}} {\n\t\tif got := Clamp(c[0], c[1], c[2]); got != c[3] {\n\t\t\tt.Errorf(\"Clamp(%d, %d, %d) = %d, want %d\", c[0], c[1], c[2], got, c[3])\n\t\t}\n\t}\n}\n",
 }
 
+// calcFiles is calcModule as a tree of bytes, for tryMutant.
+func calcFiles() map[string][]byte {
+	files := map[string][]byte{}
+	for name, body := range calcModule {
+		files[name] = []byte(body)
+	}
+	return files
+}
+
 // suiteFiles is every task of a suite by split/id, with the hash of its
 // files.
 func suiteFiles(t *testing.T, out string) map[string]string {
@@ -437,10 +446,7 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a mutant in the sandbox")
 	}
-	files := map[string][]byte{}
-	for name, body := range calcModule {
-		files[name] = []byte(body)
-	}
+	files := calcFiles()
 	// A slow test the mutant passes counts for nothing: the task's command skips it.
 	files["calc/pass_test.go"] = []byte("package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n" +
 		"func TestSlowPass(t *testing.T) {\n\ttime.Sleep(200 * time.Millisecond)\n}\n")
@@ -541,10 +547,7 @@ func TestOnlyTestsSeenFailingCount(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a mutant in the sandbox")
 	}
-	files := map[string][]byte{}
-	for name, body := range calcModule {
-		files[name] = []byte(body)
-	}
+	files := calcFiles()
 	files["calc/zz_test.go"] = []byte("package calc\n\nimport \"testing\"\n\n" +
 		"func TestClampPanics(t *testing.T) {\n\tif Clamp(5, 0, 9) != 5 {\n\t\tpanic(\"Clamp(5, 0, 9) is wrong\")\n\t}\n}\n\n" +
 		"func TestNotReached(t *testing.T) {}\n")
@@ -616,10 +619,7 @@ func TestSlowTestsRunWhenTheFastMiss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a mutant in the sandbox")
 	}
-	files := map[string][]byte{}
-	for name, body := range calcModule {
-		files[name] = []byte(body)
-	}
+	files := calcFiles()
 	files["calc/half.go"] = []byte("package calc\n\nfunc Half(x int) int {\n\tif x < 0 {\n\t\treturn 0\n\t}\n\treturn x / 2\n}\n")
 	files["calc/half_test.go"] = []byte("package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n" +
 		"func TestHalfSlow(t *testing.T) {\n\ttime.Sleep(150 * time.Millisecond)\n\tif Half(4) != 2 || Half(-4) != 0 {\n" +
