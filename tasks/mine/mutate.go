@@ -376,7 +376,7 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, orig ori
 				// Skipped: the slow tests that did not fail here, not one of
 				// them hidden.
 				var skip []string
-				for _, name := range append(slow, slowPassing(out)...) {
+				for _, name := range slices.Concat(slow, slowPassing(out)) {
 					if !failed[path.Join(t.module(), dir)+" "+name] {
 						skip = append(skip, name)
 					}
