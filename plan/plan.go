@@ -187,7 +187,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 	}
 	r.Repeats, r.Alpha = su.K, su.Alpha
 	r.TrainTasks, r.HoldoutTasks = len(su.Train), len(su.Holdout)
-	r.TrainGroups, r.HoldoutGroups = units(su.TrainGroups, len(su.Train)), units(su.HoldoutGroups, len(su.Holdout))
+	r.TrainGroups, r.HoldoutGroups = distinct(su.TrainGroups, len(su.Train)), distinct(su.HoldoutGroups, len(su.Holdout))
 	r.PlannedMean = meanScore(su.Holdout, su.HoldoutBase)
 	if len(su.Train) == 0 {
 		r.Notes = append(r.Notes, "no train tasks: only the holdout side of the gate is simulated")
@@ -351,14 +351,6 @@ func groupIndex(names []string) []int {
 		out[i] = index[n]
 	}
 	return out
-}
-
-// units is how many groups a split of n tasks has.
-func units(groups []int, n int) int {
-	if groups == nil {
-		return n
-	}
-	return slices.Max(groups) + 1
 }
 
 // distinct is how many groups n tasks of groups make (nil: each its own).

@@ -206,9 +206,9 @@ func failedTests(out []byte) map[string]bool {
 	return failed
 }
 
-// module is the module path of t's go.mod, or "." without one.
-func (t task) module() string {
-	if m := moduleLine.FindSubmatch(t.repo["go.mod"]); m != nil {
+// modulePath is the module a go.mod names, or "." without one.
+func modulePath(gomod []byte) string {
+	if m := moduleLine.FindSubmatch(gomod); m != nil {
 		return string(m[1])
 	}
 	return "."
@@ -219,7 +219,7 @@ func (t task) module() string {
 // test file left with no test goes; every other file keeps all but the cut
 // tests.
 func cutTests(t task, cut func(key string) bool) (map[string][]byte, error) {
-	mod := t.module()
+	mod := modulePath(t.repo["go.mod"])
 	hidden := maps.Clone(t.hidden)
 	for _, name := range slices.Sorted(maps.Keys(t.hidden)) {
 		if !strings.HasSuffix(name, "_test.go") {

@@ -365,10 +365,7 @@ func quotesChange(t task, atLeast int, both bool) bool {
 			}
 		}
 		for l := range before {
-			if !both {
-				break
-			}
-			if !fixed[l] && quotes(prompt, l, atLeast) {
+			if both && !fixed[l] && quotes(prompt, l, atLeast) {
 				return true
 			}
 		}

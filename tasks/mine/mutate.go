@@ -377,7 +377,7 @@ func tryMutant(ctx context.Context, m *mutant, files map[string][]byte, orig ori
 				// them hidden.
 				var skip []string
 				for _, name := range slices.Concat(slow, slowPassing(out)) {
-					if !failed[path.Join(t.module(), dir)+" "+name] {
+					if !failed[path.Join(modulePath(files["go.mod"]), dir)+" "+name] {
 						skip = append(skip, name)
 					}
 				}
@@ -518,6 +518,12 @@ type goEvent struct {
 	Elapsed                       float64
 }
 
+// slowPass says whether e is a top-level test passing in a tenth of a
+// second or more: one worth skipping where it cannot count.
+func (e goEvent) slowPass() bool {
+	return e.Action == "pass" && e.Test != "" && !strings.Contains(e.Test, "/") && e.Elapsed >= 0.1
+}
+
 // slowPassing names the top-level tests that passed on a mutant and took a
 // tenth of a second or more. None of them is hidden, so none counts; the
 // task's command skips them (go test -skip), so that its scorings, the
@@ -525,12 +531,8 @@ type goEvent struct {
 func slowPassing(out []byte) []string {
 	var slow []string
 	for line := range bytes.SplitSeq(out, []byte("\n")) {
-		var e struct {
-			Action, Test string
-			Elapsed      float64
-		}
-		if json.Unmarshal(line, &e) == nil && e.Action == "pass" && e.Test != "" && !strings.Contains(e.Test, "/") &&
-			e.Elapsed >= 0.1 {
+		var e goEvent
+		if json.Unmarshal(line, &e) == nil && e.slowPass() {
 			slow = append(slow, e.Test)
 		}
 	}
@@ -732,10 +734,7 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 		return nil, original{}, fmt.Errorf("run the tests in the sandbox: %w", err)
 	}
 	passed := map[string]bool{}
-	mod := "."
-	if m := moduleLine.FindSubmatch(files["go.mod"]); m != nil {
-		mod = string(m[1])
-	}
+	mod := modulePath(files["go.mod"])
 	orig := original{skipped: map[string]bool{}, slow: map[string]bool{}}
 	var failed []string // the tests that fail on the project's own code
 	var why, raw string // their first line of output; the first line that is not an event
@@ -752,7 +751,7 @@ func goProjectSites(ctx context.Context, files map[string][]byte, goTest string)
 			why = strings.TrimSpace(e.Output)
 		case e.Test == "" && e.Action == "pass":
 			passed[e.Package] = true
-		case e.Test != "" && !strings.Contains(e.Test, "/") && (e.Action == "skip" || e.Action == "pass" && e.Elapsed >= 0.1):
+		case e.Test != "" && !strings.Contains(e.Test, "/") && e.Action == "skip" || e.slowPass():
 			dir := "."
 			if rest, ok := strings.CutPrefix(e.Package, mod+"/"); ok {
 				dir = rest

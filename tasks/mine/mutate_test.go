@@ -38,6 +38,22 @@ func calcFiles() map[string][]byte {
 	return files
 }
 
+// negated is the sites of file name that negate a condition; the test
+// stops when it has none.
+func negated(t *testing.T, files map[string][]byte, name string) []site {
+	t.Helper()
+	var sites []site
+	for _, s := range goSites(name, files[name]) {
+		if s.Kind == "negate" {
+			sites = append(sites, s)
+		}
+	}
+	if len(sites) == 0 {
+		t.Fatalf("no negated condition in %s", name)
+	}
+	return sites
+}
+
 // suiteFiles is every task of a suite by split/id, with the hash of its
 // files.
 func suiteFiles(t *testing.T, out string) map[string]string {
@@ -450,12 +466,7 @@ func TestCombinedBugMakesOneTask(t *testing.T) {
 	// A slow test the mutant passes counts for nothing: the task's command skips it.
 	files["calc/pass_test.go"] = []byte("package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n" +
 		"func TestSlowPass(t *testing.T) {\n\ttime.Sleep(200 * time.Millisecond)\n}\n")
-	var negate []site
-	for _, s := range goSites("calc/clamp.go", files["calc/clamp.go"]) {
-		if s.Kind == "negate" {
-			negate = append(negate, s)
-		}
-	}
+	negate := negated(t, files, "calc/clamp.go")
 	if len(negate) != 2 {
 		t.Fatalf("Clamp's negated conditions: %v, want 2", negate)
 	}
@@ -551,17 +562,7 @@ func TestOnlyTestsSeenFailingCount(t *testing.T) {
 	files["calc/zz_test.go"] = []byte("package calc\n\nimport \"testing\"\n\n" +
 		"func TestClampPanics(t *testing.T) {\n\tif Clamp(5, 0, 9) != 5 {\n\t\tpanic(\"Clamp(5, 0, 9) is wrong\")\n\t}\n}\n\n" +
 		"func TestNotReached(t *testing.T) {}\n")
-	var negate *site
-	for _, s := range goSites("calc/clamp.go", files["calc/clamp.go"]) {
-		if s.Kind == "negate" {
-			negate = &s
-			break
-		}
-	}
-	if negate == nil {
-		t.Fatal("no negated condition in Clamp")
-	}
-	m := &mutant{s: *negate}
+	m := &mutant{s: negated(t, files, "calc/clamp.go")[0]}
 	tryMutant(context.Background(), m, files, original{skipped: map[string]bool{"calc TestSlow": true}}, "go test", t.TempDir(), 0,
 		30*time.Second, newTypeChecker(files))
 	if m.reason != "" {
@@ -624,16 +625,7 @@ func TestSlowTestsRunWhenTheFastMiss(t *testing.T) {
 	files["calc/half_test.go"] = []byte("package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n" +
 		"func TestHalfSlow(t *testing.T) {\n\ttime.Sleep(150 * time.Millisecond)\n\tif Half(4) != 2 || Half(-4) != 0 {\n" +
 		"\t\tt.Error(\"Half is wrong\")\n\t}\n}\n")
-	var negate *site
-	for _, s := range goSites("calc/half.go", files["calc/half.go"]) {
-		if s.Kind == "negate" {
-			negate = &s
-		}
-	}
-	if negate == nil {
-		t.Fatal("no negated condition in Half")
-	}
-	m := &mutant{s: *negate}
+	m := &mutant{s: negated(t, files, "calc/half.go")[0]}
 	orig := original{skipped: map[string]bool{"calc TestSlow": true}, slow: map[string]bool{"calc TestHalfSlow": true}}
 	tryMutant(context.Background(), m, files, orig, "go test", t.TempDir(), 0, 30*time.Second, newTypeChecker(files))
 	if m.reason != "" {
@@ -644,8 +636,7 @@ func TestSlowTestsRunWhenTheFastMiss(t *testing.T) {
 		t.Errorf("command %q, hidden %v", m.t.test, slices.Sorted(maps.Keys(m.t.hidden)))
 	}
 	// Caught by a fast test, the slow one is skipped by the task's command.
-	clampSites := goSites("calc/clamp.go", files["calc/clamp.go"])
-	m = &mutant{s: clampSites[slices.IndexFunc(clampSites, func(s site) bool { return s.Kind == "negate" })]}
+	m = &mutant{s: negated(t, files, "calc/clamp.go")[0]}
 	tryMutant(context.Background(), m, files, orig, "go test", t.TempDir(), 1, 30*time.Second, newTypeChecker(files))
 	if m.reason != "" || m.t.test != "go test -timeout 1m0s -skip '^(TestHalfSlow)$' ./calc" {
 		t.Errorf("Clamp's mutant: %s, command %q", m.reason, m.t.test)

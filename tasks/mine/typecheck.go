@@ -72,10 +72,11 @@ func (c *typeChecker) check(tree map[string][]byte, dir string) error {
 		if path.Dir(name) != dir || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		if ok, err := ctx.MatchFile("/"+dir, path.Base(name)); err != nil || !ok {
-			if err != nil {
-				return err
-			}
+		ok, err := ctx.MatchFile("/"+dir, path.Base(name))
+		if err != nil {
+			return err
+		}
+		if !ok {
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
