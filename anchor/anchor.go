@@ -28,7 +28,7 @@ import (
 type Anchor struct {
 	Home, Tasks, Keep, Runner         string
 	API, URL, ModelName, Options, key string
-	Jobs, Repeats                     int
+	Jobs, Repeats, Looks              int
 	Budget, Memory                    int64
 	Alpha                             float64
 	Screen                            string // "on", or "off" for the full evaluation without the reply cache
@@ -143,6 +143,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		"bytes of memory one sandbox may use as a whole; frozen for the ledger (ANCHOR_MEMORY)")
 	fs.IntVar(&a.Repeats, "repeats", 1, "init: runs per task and harness, frozen (ANCHOR_REPEATS)")
 	fs.Float64Var(&a.Alpha, "alpha", 0.05, "init: the gate's significance level, frozen (ANCHOR_ALPHA)")
+	fs.IntVar(&a.Looks, "looks", 2, "init: 1, or 2 to look again at a promising holdout, frozen (ANCHOR_LOOKS)")
 	fs.StringVar(&a.Screen, "screen", "on", "init: on, or off to evaluate in full, frozen (ANCHOR_SCREEN)")
 	fs.StringVar(&o.harness, "harness", "", "init, run, eval, replay: a folder, a hash or head (default head)")
 	fs.StringVar(&o.task, "task", "", "run: a task folder")
@@ -153,7 +154,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	fs.BoolVar(&o.force, "force", false, "run, eval: run afresh; init: even on a holdout too small to accept")
 	fs.BoolVar(&o.asJSON, "json", false, "eval: the result as JSON named by the ledger's columns")
 	var bad []string
-	for _, name := range []string{"tasks", "screen", "jobs", "budget", "memory", "repeats", "alpha"} {
+	for _, name := range []string{"tasks", "screen", "jobs", "budget", "memory", "repeats", "alpha", "looks"} {
 		key := "ANCHOR_" + strings.ToUpper(name)
 		if v := os.Getenv(key); v != "" && fs.Set(name, v) != nil {
 			bad = append(bad, key+"="+v)
@@ -177,9 +178,10 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 		return nil, nil, errors.New("MODEL_OPTIONS is not a JSON object; fix it or unset it")
 	case a.Screen != "on" && a.Screen != "off":
 		return nil, nil, fmt.Errorf("--screen / ANCHOR_SCREEN=%q: set it to on or off", a.Screen)
-	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 1 || a.Alpha <= 0 || a.Alpha >= 1:
+	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 1 || a.Alpha <= 0 || a.Alpha >= 1 ||
+		a.Looks < 1 || a.Looks > 2:
 		return nil, nil, errors.New("--jobs and --budget must be positive, --memory at least 64 MiB, " +
-			"--repeats at least 1, --alpha in (0, 1)")
+			"--repeats at least 1, --alpha in (0, 1), --looks 1 or 2")
 	case cmd == "apply" && o.candidate == "":
 		return nil, nil, errors.New("anchor apply needs --candidate FILE.json; see anchor apply -h")
 	case (cmd == "snapshot" || cmd == "rollback" || cmd == "replay") && fs.NArg() != 1:
@@ -218,7 +220,7 @@ func preflight(cmd string) error {
 // frozenSettings are the settings init records for the ledger's life: a
 // run's conditions (budget, memory) and the gate's rule (repeats, alpha).
 // A cached run was measured under them, so they can never change.
-var frozenSettings = []string{"repeats", "alpha", "budget", "memory", "screen", "tasks"}
+var frozenSettings = []string{"repeats", "alpha", "budget", "memory", "screen", "tasks", "looks"}
 
 // frozen holds the ledger to what init recorded (I1 and the gate): the
 // model must match, and so must each frozen setting that is given; one not
@@ -295,7 +297,7 @@ func (a *Anchor) dispatch(ctx context.Context, cmd string, o *options) error {
 		var e splitEval
 		e, err = a.Evaluate(ctx, hash, o.split, o.force)
 		v = map[string]any{"harness_hash": hash, "split": o.split, "model": a.Model(), "repeats": a.Repeats,
-			"mean": e.Mean, "std_err": stdErr(e), "runs": e.Runs}
+			"mean": e.Mean, "runs": e.Runs}
 		if err == nil && !o.asJSON {
 			_, err = fmt.Fprintf(a.Out, "%s mean %.3f over %d tasks\n", o.split, e.Mean, len(e.Tasks))
 			return err

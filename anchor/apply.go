@@ -35,9 +35,9 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 		return err
 	}
 	_, err = a.db.Exec(`INSERT OR REPLACE INTO meta VALUES('model', ?), ('repeats', ?), ('alpha', ?),
-		('budget', ?), ('memory', ?), ('harness_dir', ?), ('screen', ?), ('tasks', ?)`, a.Model(),
+		('budget', ?), ('memory', ?), ('harness_dir', ?), ('screen', ?), ('tasks', ?), ('looks', ?)`, a.Model(),
 		strconv.Itoa(a.Repeats), strconv.FormatFloat(a.Alpha, 'g', -1, 64), strconv.FormatInt(a.Budget, 10),
-		strconv.FormatInt(a.Memory, 10), abs, cmp.Or(a.Screen, "on"), a.Tasks)
+		strconv.FormatInt(a.Memory, 10), abs, cmp.Or(a.Screen, "on"), a.Tasks, strconv.Itoa(max(a.Looks, 1)))
 	if err != nil {
 		return fmt.Errorf("record the frozen settings: %w", err)
 	}
@@ -77,11 +77,9 @@ func (a *Anchor) newHead(ctx context.Context, g *Gen) error {
 	}
 	te, _ := GateRuns("train", train.Runs, train.Runs, 1) // a head's means are over groups, as the gate's
 	he, _ := GateRuns("holdout", holdout.Runs, holdout.Runs, 1)
-	g.TrainPost, g.HoldoutPost, g.Tokens = &te.Post, &he.Post, train.Tokens+holdout.Tokens
-	g.noteRuns("train", "post", train.Runs)
-	g.noteRuns("holdout", "post", holdout.Runs)
-	g.charge(train)
-	g.charge(holdout)
+	g.TrainPost, g.HoldoutPost = &te.Post, &he.Post
+	g.took("train", "post", train)
+	g.took("holdout", "post", holdout)
 	if err := a.putGen(g); err != nil {
 		return err
 	}
@@ -188,9 +186,10 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		}
 	}
 	g.Decision = "accept"
-	g.Reason = fmt.Sprintf("train %.3f -> %.3f, holdout %.3f -> %.3f: %d fixed, %d broken, p = %.3f ≤ %g",
+	g.Reason = fmt.Sprintf("train %.3f -> %.3f, holdout %.3f -> %.3f: %d fixed, %d broken, p = %.3f ≤ %g%s",
 		*g.TrainPre, *g.TrainPost, *g.HoldoutPre, *g.HoldoutPost, *g.HoldoutFixed, *g.HoldoutBroken, *g.HoldoutP,
-		a.Alpha)
+		[]float64{a.Alpha, a.Alpha / 5, a.Alpha * 4 / 5}[sc.look],
+		[]string{"", " (first look)", " (second look)"}[sc.look])
 	if err := a.putGen(&g); err != nil {
 		return err
 	}
@@ -219,6 +218,7 @@ type screening struct {
 	pre, post map[string][]float64
 	// the runs so far, of which the gate decides
 	preRuns, postRuns map[string][]Run
+	look              int // the holdout's look that decided, with two looks (Holdout)
 }
 
 // compare evaluates incumbent and candidate on a split and decides through
@@ -238,8 +238,7 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split strin
 		if err != nil {
 			return "", err
 		}
-		g.charge(pre)
-		g.noteRuns(s, "pre", pre.Runs)
+		g.took(s, "pre", pre)
 		sc.preRuns[s] = pre.Runs
 		ids := slices.Sorted(maps.Keys(pre.Tasks))
 		rng := rand.New(rand.NewPCG(uint64(*g.Seed), uint64(len(s))))
@@ -257,13 +256,11 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split strin
 	}
 	for done := 0; done < len(ids); {
 		part := ids[done:min(len(ids), done+batch)]
-		post, err := a.evaluate(ctx, g.Hash, split, part, false)
+		post, err := a.evaluate(ctx, g.Hash, split, part, 0, a.Repeats, false)
 		if err != nil {
 			return "", err
 		}
-		g.charge(post)
-		g.Tokens += post.Tokens
-		g.noteRuns(split, "post", post.Runs)
+		g.took(split, "post", post)
 		sc.postRuns[split] = append(sc.postRuns[split], post.Runs...)
 		active := false
 		for i, id := range part {
@@ -274,7 +271,7 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split strin
 			active = active || r.Requests > 0
 		}
 		if why := Forgery(split, post.Runs); why != "" {
-			g.evidence(split, sc, a.Alpha)
+			a.evidence(g, split, sc)
 			return why, nil
 		}
 		done += len(part)
@@ -290,38 +287,50 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split strin
 				uint64(*g.Seed))
 		}
 		if why != "" {
-			g.evidence(split, sc, a.Alpha) // of the tasks evaluated so far
+			a.evidence(g, split, sc) // of the tasks evaluated so far
 			return fmt.Sprintf("stopped after %d of %d %s tasks: %s", done, len(ids), split, why), nil
 		}
 	}
-	return g.evidence(split, sc, a.Alpha), nil
+	if why, again := a.evidence(g, split, sc); !again {
+		return why, nil
+	}
+	return a.lookAgain(ctx, g, sc)
 }
 
-// evidence records the gate's evidence on the runs of split evaluated so
-// far (GateRuns, over groups) and returns its rejection reason, or "".
-func (g *Gen) evidence(split string, sc *screening, alpha float64) string {
-	e, reason := GateRuns(split, sc.preRuns[split], sc.postRuns[split], alpha)
-	g.record(split, e)
-	return reason
-}
-
-// record writes a split's evidence into g.
-func (g *Gen) record(split string, e Evidence) {
+// evidence records in g the gate's evidence on the runs of split evaluated
+// so far (Decide, over groups) and returns its rejection reason, or "", and
+// whether a second look is owed.
+func (a *Anchor) evidence(g *Gen, split string, sc *screening) (string, bool) {
+	e, reason, again := Decide(split, sc.preRuns[split], sc.postRuns[split], a.Alpha, a.Repeats, a.Looks)
 	if split == "train" {
 		g.TrainPre, g.TrainPost, g.TrainP = &e.Pre, &e.Post, &e.P
 		g.TrainFixed, g.TrainBroken = &e.Fixed, &e.Broken
 	} else {
 		g.HoldoutPre, g.HoldoutPost, g.HoldoutP = &e.Pre, &e.Post, &e.P
-		g.HoldoutFixed, g.HoldoutBroken = &e.Fixed, &e.Broken
+		g.HoldoutFixed, g.HoldoutBroken, sc.look = &e.Fixed, &e.Broken, e.Look
 	}
+	return reason, again
 }
 
-// noteRuns adds to g's record the ids of runs, a line "split side id" each
-// (side pre: the incumbent's, post: the candidate's), for ratchet verify.
-func (g *Gen) noteRuns(split, side string, runs []Run) {
-	for _, r := range runs {
-		g.RunIDs += split + " " + side + " " + r.ID + "\n"
+// lookAgain is the holdout's second look (Decide): repeats k to 3k-1 of
+// every holdout task, the incumbent's (from the run cache once one of its
+// candidates looked again), then the candidate's, and the decision on all.
+func (a *Anchor) lookAgain(ctx context.Context, g *Gen, sc *screening) (string, error) {
+	a.phase = "step 6b: second look at holdout"
+	pre, err := a.evaluate(ctx, sc.head, "holdout", nil, a.Repeats, 2*a.Repeats, false)
+	if err != nil {
+		return "", err
 	}
+	g.took("holdout", "pre", pre)
+	post, err := a.evaluate(ctx, g.Hash, "holdout", nil, a.Repeats, 2*a.Repeats, false)
+	if err != nil {
+		return "", err
+	}
+	g.took("holdout", "post", post)
+	sc.preRuns["holdout"] = append(sc.preRuns["holdout"], pre.Runs...)
+	sc.postRuns["holdout"] = append(sc.postRuns["holdout"], post.Runs...)
+	why, _ := a.evidence(g, "holdout", sc)
+	return cmp.Or(Forgery("holdout", post.Runs), why), nil
 }
 
 // Forgery is the rejection of a split on which a run forged its score, or
@@ -338,14 +347,20 @@ func Forgery(split string, runs []Run) string {
 	return ""
 }
 
-// charge adds what an evaluation's runs cost to the generation.
-func (g *Gen) charge(e splitEval) {
+// took adds an evaluation's runs to g's record: a line "split side id"
+// each, for ratchet verify (side pre: the incumbent's, post: the
+// candidate's or a new head's), what they cost, and the tokens of side post.
+func (g *Gen) took(split, side string, e splitEval) {
 	for _, r := range e.Runs {
+		g.RunIDs += split + " " + side + " " + r.ID + "\n"
 		if r.Cached {
 			g.RunsCached++
 			continue
 		}
 		g.Runs, g.Requests = g.Runs+1, g.Requests+r.Requests
 		g.Upstream += r.TokensIn + r.TokensOut - r.CachedTokens
+	}
+	if side == "post" {
+		g.Tokens += e.Tokens
 	}
 }

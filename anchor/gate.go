@@ -15,6 +15,7 @@ type Evidence struct {
 	Pre, Post     float64
 	Fixed, Broken int
 	P             float64
+	Look          int `json:",omitempty"` // the holdout's look that decided (Holdout): 1, or 2
 }
 
 // Gate is the acceptance rule on one split, a pure function of paired
@@ -76,6 +77,37 @@ func GateRuns(split string, pre, post []Run, alpha float64) (Evidence, string) {
 		b, a = append(b, before[g]), append(a, after[g])
 	}
 	return Gate(split, b, a, alpha)
+}
+
+// Promising is the p at or below which a holdout whose mean rose earns a
+// second look.
+const Promising = 0.5
+
+// Decide decides a split through GateRuns, and the holdout over the
+// ledger's looks (docs/ARCHITECTURE.md, "The gate"), k repeats a look. With
+// two, the first look, on the runs of repeats below k, passes at alpha/5; a
+// candidate it rejects whose mean rose with p at most Promising is owed a
+// second look (again, until its runs are there): repeats k to 3k-1 of every
+// task for both harnesses, decided on all the runs at the rest of alpha.
+// Each look's test holds its share, so the two together accept a neutral
+// candidate at most alpha of the time, however they depend on each other.
+func Decide(split string, pre, post []Run, alpha float64, k, looks int) (e Evidence, why string, again bool) {
+	if split != "holdout" || looks < 2 {
+		e, why = GateRuns(split, pre, post, alpha)
+		return e, why, false
+	}
+	later := func(r Run) bool { return r.Repeat >= k }
+	first := func(runs []Run) []Run { return slices.DeleteFunc(slices.Clone(runs), later) }
+	e, why = GateRuns(split, first(pre), first(post), alpha/5)
+	e.Look, again = 1, why != "" && e.Post > e.Pre && e.P <= Promising
+	if !again || !slices.ContainsFunc(post, later) { // no second look, or one owed
+		return e, why, again
+	}
+	if e, why = GateRuns(split, pre, post, alpha*4/5); why != "" {
+		why = fmt.Sprintf("second look, %d repeats: %s", 3*k, why)
+	}
+	e.Look = 2
+	return e, why, false
 }
 
 // groupMeans is each group's score, summed in task order. A run of a ledger

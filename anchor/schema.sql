@@ -59,3 +59,6 @@ UPDATE evals SET created_at = substr(created_at, 1, 19) || '.' || substr(rtrim(s
 UPDATE generations SET created_at = substr(created_at, 1, 19) || '.' || substr(rtrim(substr(created_at, 21), 'Z') || '000000000', 1, 9) || 'Z'
   WHERE created_at LIKE '____-__-__T__:__:__%Z' AND length(created_at) != 30;
 CREATE INDEX IF NOT EXISTS exchanges_key ON exchanges(key, occurrence);
+-- The gate's second look (docs/ARCHITECTURE.md, "The gate"): a ledger
+-- initialized before it keeps its single look.
+INSERT OR IGNORE INTO meta(key, value) SELECT 'looks', '1' WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'model');

@@ -44,6 +44,12 @@ func careful(r fakemodel.Request) fakemodel.Step {
 // newLedger initialises a ledger of the Double suite with the anchor.
 func newLedger(t *testing.T) *ledger {
 	t.Helper()
+	return newLedgerAt(t, "0.5", "1")
+}
+
+// newLedgerAt is newLedger at the gate's alpha and looks.
+func newLedgerAt(t *testing.T, alpha, looks string) *ledger {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a ledger through the anchor's sandbox: slow; run without -short")
 	}
@@ -68,7 +74,7 @@ func newLedger(t *testing.T) *ledger {
 	t.Setenv("MODEL_URL", srv.URL)
 	t.Setenv("MODEL_NAME", "scripted")
 	t.Setenv("ANCHOR_JOBS", "2")
-	if code := l.anchor("init", "--harness", l.harness, "--alpha", "0.5"); code != 0 {
+	if code := l.anchor("init", "--harness", l.harness, "--alpha", alpha, "--looks", looks); code != 0 {
 		t.Fatalf("anchor init: exit status %d", code)
 	}
 	return l

@@ -4,7 +4,7 @@
 //
 // It reads the ledger only through internal/ledgerdb (read-only, holdout text
 // withheld, every string made printable) and decides through the anchor's
-// own pure functions (anchor.Count, anchor.GateRuns, anchor.Forgery): it
+// own pure functions (anchor.Count, anchor.Decide, anchor.Forgery): it
 // checks by the rule the anchor applied, and can change nothing the anchor
 // keeps. It imports the anchor, internal/ledgerdb and internal/show.
 package audit
@@ -70,7 +70,7 @@ type Certificate struct {
 // names are of the right harness, split and repeats and cover the suite as
 // the anchor's evaluation does; re-scores each run through anchor.Count
 // from the report kept in reports/<run>.json.gz; and decides again through
-// anchor.GateRuns under the ledger's frozen alpha. A pending or interrupted
+// anchor.Decide under the ledger's frozen alpha and looks. A pending or interrupted
 // generation has no decision to verify. An error means the ledger could
 // not be read; a decision that does not re-derive is a Discrepancy.
 func (l Ledger) Verify(ctx context.Context, gen int) ([]Certificate, error) {
@@ -78,7 +78,7 @@ func (l Ledger) Verify(ctx context.Context, gen int) ([]Certificate, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := verifier{Ledger: l, ctx: ctx, alpha: 0.05, repeats: 1, tasks: map[string]task{}}
+	v := verifier{Ledger: l, ctx: ctx, alpha: 0.05, repeats: 1, looks: 1, tasks: map[string]task{}}
 	if s := meta["alpha"]; s != "" { // a ledger from before alpha was frozen ran at the default
 		v.alpha, err = strconv.ParseFloat(s, 64)
 	}
@@ -90,6 +90,12 @@ func (l Ledger) Verify(ctx context.Context, gen int) ([]Certificate, error) {
 	}
 	if err != nil || v.repeats < 1 {
 		return nil, fmt.Errorf("the ledger's repeats %q is not a positive number", meta["repeats"])
+	}
+	if s := meta["looks"]; s != "" { // a ledger from before the second look has one
+		v.looks, err = strconv.Atoi(s)
+	}
+	if err != nil || v.looks < 1 || v.looks > 2 {
+		return nil, fmt.Errorf("the ledger's looks %q is not 1 or 2", meta["looks"])
 	}
 	gens, err := ledgerdb.Generations(ctx, l.db())
 	if err != nil {
@@ -188,6 +194,7 @@ type verifier struct {
 	ctx     context.Context
 	alpha   float64
 	repeats int
+	looks   int // the holdout gate's looks (anchor.Decide)
 	tasks   map[string]task
 }
 
@@ -205,7 +212,7 @@ var (
 )
 
 // rederive re-hashes g's snapshots and diff, checks and re-scores its runs
-// and decides again through anchor.GateRuns. It returns the first
+// and decides again through anchor.Decide. It returns the first
 // discrepancy, or "", and an error only when the ledger cannot be read.
 func (v *verifier) rederive(g ledgerdb.Gen, parent *ledgerdb.Gen, c *Certificate) (string, error) {
 	harness := map[string]string{"post": g.Hash}
@@ -262,7 +269,10 @@ func (v *verifier) rederive(g ledgerdb.Gen, parent *ledgerdb.Gen, c *Certificate
 	d, why := g, ""
 	for _, split := range []string{"train", "holdout"} {
 		pre, post := runs[split+" pre"], runs[split+" post"]
-		e, reason := anchor.GateRuns(split, pre, post, v.alpha)
+		e, reason, again := anchor.Decide(split, pre, post, v.alpha, v.repeats, v.looks)
+		if again && !strings.HasPrefix(g.Reason, "stopped after ") {
+			reason = "the second look it was owed is missing: " + reason
+		}
 		head, _ := anchor.GateRuns(split, post, post, 1) // a new head's evaluation: its means alone
 		switch {
 		case post == nil:
@@ -328,7 +338,10 @@ func (v *verifier) coverage(g ledgerdb.Gen, runs map[string][]anchor.Run) string
 // tally counts the tasks of one side of a split that runs cover, each with
 // the ledger's repeats, or says what is wrong with them.
 func (v *verifier) tally(g ledgerdb.Gen, split string, runs []anchor.Run, suite map[string]bool) (int, string) {
-	draws := map[string]map[int]bool{}
+	draws, most := map[string]map[int]bool{}, v.repeats
+	if split == "holdout" && v.looks == 2 { // a second look runs repeats k to 3k-1
+		most = 3 * v.repeats
+	}
 	for _, r := range runs {
 		if !suite[r.TaskID] {
 			return 0, fmt.Sprintf("generation %d counts task %s/%s, which the suite on disk does not have",
@@ -337,16 +350,20 @@ func (v *verifier) tally(g ledgerdb.Gen, split string, runs []anchor.Run, suite 
 		if draws[r.TaskID] == nil {
 			draws[r.TaskID] = map[int]bool{}
 		}
-		if draws[r.TaskID][r.Repeat] || r.Repeat < 0 || r.Repeat >= v.repeats {
+		if draws[r.TaskID][r.Repeat] || r.Repeat < 0 || r.Repeat >= most {
 			return 0, fmt.Sprintf("generation %d counts repeat %d of %s/%s twice, or one the ledger's %d repeats "+
-				"do not have", g.Gen, r.Repeat, split, r.TaskID, v.repeats)
+				"do not have", g.Gen, r.Repeat, split, r.TaskID, most)
 		}
 		draws[r.TaskID][r.Repeat] = true
 	}
+	want := v.repeats // every task, or with a second look every holdout task, the same number of times
+	for _, repeats := range draws {
+		want = max(want, len(repeats))
+	}
 	for id, repeats := range draws {
-		if len(repeats) != v.repeats {
+		if len(repeats) != want || want != v.repeats && want != most {
 			return 0, fmt.Sprintf("generation %d counts %d of the %d repeats of %s/%s", g.Gen, len(repeats),
-				v.repeats, split, id)
+				want, split, id)
 		}
 	}
 	return len(draws), ""

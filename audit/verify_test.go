@@ -219,3 +219,55 @@ func firstLine(ids, prefix string) string {
 	}
 	return ""
 }
+
+// A ledger of two looks: the helpful edit fixes the one holdout task, p =
+// 0.5, above the first look's alpha/5 and promising, so it is decided at the
+// second look on three repeats of both harnesses (alpha 0.9, so that one
+// holdout task can pass at all). Verify re-derives that, and names a record
+// that drops the second look's runs or a ledger whose looks were rewritten.
+func TestVerifyRederivesASecondLook(t *testing.T) {
+	l := newLedgerAt(t, "0.9", "2")
+	l.apply(t, "Be CAREFUL.")
+	ctx := context.Background()
+	gens, err := ledgerdb.Generations(ctx, l.db())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gens[len(gens)-1]
+	if g.Decision != "accept" || !strings.Contains(g.Reason, "(second look)") {
+		t.Fatalf("the helpful edit: %s %s; want an accept at the second look", g.Decision, g.Reason)
+	}
+	verify := func() Certificate {
+		t.Helper()
+		certs, err := l.Verify(ctx, g.Gen)
+		if err != nil || len(certs) != 1 {
+			t.Fatalf("verify: %v, %d certificates", err, len(certs))
+		}
+		return certs[0]
+	}
+	if c := verify(); c.Discrepancy != "" || c.Evidence["holdout"].Look != 2 {
+		t.Fatalf("verify: %q, holdout evidence %+v", c.Discrepancy, c.Evidence["holdout"])
+	}
+	later, err := ledgerdb.Scan[ledgerdb.Run](ctx, l.db(), `SELECT id FROM runs WHERE repeat > 0`)
+	if err != nil || len(later) != 4 { // the one holdout task's repeats 1 and 2, for both harnesses
+		t.Fatalf("%d runs past the first repeat (%v), want 4", len(later), err)
+	}
+	first := g.RunIDs
+	for _, r := range later {
+		first = strings.Replace(first, "holdout pre "+r.ID+"\n", "", 1)
+		first = strings.Replace(first, "holdout post "+r.ID+"\n", "", 1)
+	}
+	setRunIDs(t, l, g.Gen, first)
+	if c := verify(); !strings.Contains(c.Discrepancy, "the second look it was owed is missing") {
+		t.Errorf("a record without its second look: %q", c.Discrepancy)
+	}
+	setRunIDs(t, l, g.Gen, g.RunIDs)
+	l.exec(t, `UPDATE meta SET value = '1' WHERE key = 'looks'`)
+	if c := verify(); !strings.Contains(c.Discrepancy, "repeat") {
+		t.Errorf("a ledger of one look with a second look's runs: %q", c.Discrepancy)
+	}
+	l.exec(t, `UPDATE meta SET value = '2' WHERE key = 'looks'`)
+	if c := verify(); c.Discrepancy != "" {
+		t.Errorf("restored: %s", c.Discrepancy)
+	}
+}
