@@ -20,6 +20,7 @@ type Observed struct {
 	Hash, Model    string
 	K              int
 	Alpha          float64
+	Looks          int // the holdout's looks: 1 in a ledger from before the second look
 	Train, Holdout []TaskScores
 	// What one run of the head cost on average: upstream model requests
 	// and tokens, in and out (0 in a ledger from before requests were counted).
@@ -55,7 +56,10 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &Observed{Gen: head.Gen, Hash: head.Hash, Model: meta["model"], K: 1, Alpha: 0.05}
+	o := &Observed{Gen: head.Gen, Hash: head.Hash, Model: meta["model"], K: 1, Alpha: 0.05, Looks: 1}
+	if n, err := strconv.Atoi(meta["looks"]); err == nil && n >= 1 && n <= 2 {
+		o.Looks = n
+	}
 	if k, err := strconv.Atoi(meta["repeats"]); err == nil && k >= 1 {
 		o.K = k
 	}

@@ -229,16 +229,24 @@ func TestPlanDeterministicServer(t *testing.T) {
 
 func TestPlanAssumedNeedsNoLedger(t *testing.T) {
 	t.Parallel()
-	r, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 0.5, Holdout: 30, Train: 50, Trials: 500, Gains: []float64{0.2}, ScreenTrials: fewScreens})
+	r, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 0.5, Holdout: 30, Train: 50, Trials: 500, Gains: []float64{0.2}, ScreenTrials: fewScreens, Looks: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Source != "assumed" || r.HeadGen != nil || r.Repeats != 1 || r.Alpha != 0.05 {
+	if r.Source != "assumed" || r.HeadGen != nil || r.Repeats != 1 || r.Alpha != 0.05 || r.Looks != 1 {
 		t.Errorf("%+v", r)
 	}
 	want := exactAccept(50, 30, 0.5, 0.7, 0.05)
 	if got := *r.Gains[0].Power; math.Abs(got-want) > 0.07 {
 		t.Errorf("coin-flip +20 on 30 holdout tasks: power %g, exact %g", got, want)
+	}
+	// Two looks, as a new ledger has them: more power, and alpha still held.
+	r2, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 0.5, Holdout: 30, Train: 50, Trials: 500, Gains: []float64{0.2}, ScreenTrials: fewScreens, AA: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Looks != 2 || *r2.Gains[0].Power < *r.Gains[0].Power+0.1 || r2.AA.FalseAcceptRate > 0.05 {
+		t.Errorf("two looks: %d, power %g against one look's %g, false accepts %g", r2.Looks, *r2.Gains[0].Power, *r.Gains[0].Power, r2.AA.FalseAcceptRate)
 	}
 	if _, err := Plan(context.Background(), Config{Home: t.TempDir(), P: 1.5}); err == nil || !strings.Contains(err.Error(), "--p") {
 		t.Errorf("--p 1.5: %v", err)

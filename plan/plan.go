@@ -43,6 +43,7 @@ type Config struct {
 	Train, Holdout int     // suite sizes
 	K              int     // repeats per task
 	Alpha          float64 // the sign test's alpha
+	Looks          int     // the holdout's looks, 1 or 2 (default: the ledger's, else 2 as anchor init records)
 
 	// Each task's group, in task order (from ratchet plan --tasks): the
 	// gate's units. Ignored when a split's size does not match.
@@ -62,6 +63,7 @@ type Report struct {
 	Model         string     `json:"model,omitempty"`
 	Repeats       int        `json:"repeats"`
 	Alpha         float64    `json:"alpha"`
+	Looks         int        `json:"looks"` // the holdout's looks (anchor.Decide)
 	TrainTasks    int        `json:"train_tasks"`
 	HoldoutTasks  int        `json:"holdout_tasks"`
 	TrainGroups   int        `json:"train_groups"`           // the gate's units: groups of tasks
@@ -149,7 +151,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 	_, statErr := os.Stat(filepath.Join(c.Home, "ledger.db"))
 	fromPrior := c.P == 0 && c.Holdout > 0 && (c.Prior || errors.Is(statErr, fs.ErrNotExist))
 	if fromPrior || c.P > 0 && c.Holdout > 0 {
-		su.K, su.Alpha = 1, 0.05
+		su.K, su.Alpha, su.Looks = 1, 0.05, 2
 	} else {
 		o, err := Load(ctx, c.Home)
 		if err != nil {
@@ -157,7 +159,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		}
 		r.fromLedger(o, &su, c.Seed)
 	}
-	su.K, su.Alpha = cmp.Or(c.K, su.K), cmp.Or(c.Alpha, su.Alpha)
+	su.K, su.Alpha, su.Looks = cmp.Or(c.K, su.K), cmp.Or(c.Alpha, su.Alpha), cmp.Or(c.Looks, su.Looks)
 	if fromPrior { // no ledger yet (ratchet plan --tasks SUITE before anchor init)
 		rng, prior := rand.New(rand.NewPCG(c.Seed, 0x9e3779b9)), benchmarkPrior(0.5)
 		for range c.Train {
@@ -185,7 +187,7 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 	if len(c.TrainGroups) == len(su.Train) && len(c.HoldoutGroups) == len(su.Holdout) {
 		su.TrainGroups, su.HoldoutGroups = groupIndex(c.TrainGroups), groupIndex(c.HoldoutGroups)
 	}
-	r.Repeats, r.Alpha = su.K, su.Alpha
+	r.Repeats, r.Alpha, r.Looks = su.K, su.Alpha, su.Looks
 	r.TrainTasks, r.HoldoutTasks = len(su.Train), len(su.Holdout)
 	r.TrainGroups, r.HoldoutGroups = distinct(su.TrainGroups, len(su.Train)), distinct(su.HoldoutGroups, len(su.Holdout))
 	r.PlannedMean = meanScore(su.Holdout, su.HoldoutBase)
@@ -239,6 +241,9 @@ func (c Config) check() error {
 	if c.Power <= 0 || c.Power >= 1 {
 		errs = append(errs, fmt.Errorf("--power %g must lie between 0 and 1", c.Power))
 	}
+	if c.Looks < 0 || c.Looks > 2 {
+		errs = append(errs, errors.New("--looks must be 1 or 2"))
+	}
 	if c.P < 0 || c.P >= 1 || c.Alpha < 0 || c.Alpha >= 1 {
 		errs = append(errs, errors.New("--p and --alpha must lie between 0 and 1 (exclusive)"))
 	}
@@ -260,7 +265,7 @@ func (c Config) check() error {
 func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 	r.Source, r.HeadGen, r.HarnessHash, r.Model = "ledger", &o.Gen, o.Hash, o.Model
 	r.RequestsPerRun, r.TokensPerRun = o.RequestsPerRun, o.TokensPerRun
-	su.K, su.Alpha = o.K, o.Alpha
+	su.K, su.Alpha, su.Looks = o.K, o.Alpha, o.Looks
 	all := append(slices.Clone(o.Train), o.Holdout...)
 	for _, t := range all {
 		if len(t.Scores) > 1 && slices.Min(t.Scores) != slices.Max(t.Scores) {
@@ -388,8 +393,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.HeadGen != nil {
 		fmt.Fprintf(&b, "head: generation %d, harness %.12s, model %s\n", *r.HeadGen, r.HarnessHash, r.Model)
 	}
-	fmt.Fprintf(&b, "suite: %d train tasks in %d groups, %d holdout tasks in %d groups (the gate's units); planned at K = %d repeat(s) per task; alpha = %g\n",
-		r.TrainTasks, r.TrainGroups, r.HoldoutTasks, r.HoldoutGroups, r.Repeats, r.Alpha)
+	looks := ""
+	if r.Looks > 1 {
+		looks = fmt.Sprintf(" over two looks (a promising holdout is looked at again, %d more repeats a task)", 2*r.Repeats)
+	}
+	fmt.Fprintf(&b, "suite: %d train tasks in %d groups, %d holdout tasks in %d groups (the gate's units); planned at K = %d repeat(s) per task; alpha = %g%s\n",
+		r.TrainTasks, r.TrainGroups, r.HoldoutTasks, r.HoldoutGroups, r.Repeats, r.Alpha, looks)
 	if r.HoldoutMean != nil && r.TrainMean != nil {
 		fmt.Fprintf(&b, "observed: train mean %.3f, holdout mean %.3f, %d flaky task(s)\n", *r.TrainMean, *r.HoldoutMean, r.FlakyTasks)
 	} else if r.HoldoutMean != nil {

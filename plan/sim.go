@@ -18,6 +18,51 @@ type Suite struct {
 	TrainGroups, HoldoutGroups []int
 	K                          int
 	Alpha                      float64
+	Looks                      int // the holdout's looks (anchor.Decide): 2, or 1 (0 is 1)
+}
+
+// looked is one task's runs in a simulated apply: how many of the first
+// look's K runs solved it, and of the 2K more a second look runs.
+type looked struct{ first, more int }
+
+// more is how many runs a task gets at a second look: 2K, or none with one look.
+func (su Suite) more() int { return 2 * su.K * b2i(su.Looks > 1) }
+
+// firstLook is the scores of the first look's runs, each task at index i
+// of runs scored with base[i].
+func firstLook(runs []looked, k int, base []float64) []float64 {
+	out := make([]float64, len(runs))
+	for i, r := range runs {
+		out[i] = scoreOf(r.first, k, base, i)
+	}
+	return out
+}
+
+// holdoutPass is the anchor's holdout decision (anchor.Decide) on drawn
+// runs, each task at index i of pre and post scored with base[i] and put in
+// groups[i]: one look at alpha, or with two the first at alpha/5 and, when
+// it is promising, a second on all 3K runs at the rest of alpha. twice says
+// the second look was taken.
+func (su Suite) holdoutPass(pre, post []looked, base []float64, groups []int) (pass, twice bool) {
+	scores := func(runs []looked, all bool) []float64 {
+		out := firstLook(runs, su.K, base)
+		for i, r := range runs {
+			if all {
+				out[i] = scoreOf(r.first+r.more, 3*su.K, base, i)
+			}
+		}
+		return grouped(out, groups)
+	}
+	if su.Looks < 2 {
+		_, why := anchor.Gate("holdout", scores(pre, false), scores(post, false), su.Alpha)
+		return why == "", false
+	}
+	e, why := anchor.Gate("holdout", scores(pre, false), scores(post, false), su.Alpha/5)
+	if why == "" || e.Post <= e.Pre+1e-9 || e.P > anchor.Promising { // as the anchor: risen beyond rounding
+		return why == "", false
+	}
+	_, why = anchor.Gate("holdout", scores(pre, true), scores(post, true), su.Alpha*4/5)
+	return why == "", true
 }
 
 // scoreOf is a task's score from c solved of k runs at base b.
@@ -69,12 +114,12 @@ func (s *simulator) play(su Suite, delta float64, trials int) tally {
 	train, hold := shifted(su.Train, delta), shifted(su.Holdout, delta)
 	tl := tally{Trials: trials}
 	trainPre, trainPost := make([]float64, len(su.Train)), make([]float64, len(su.Train))
-	holdPre, holdPost := make([]float64, len(su.Holdout)), make([]float64, len(su.Holdout))
+	holdPre, holdPost := make([]looked, len(su.Holdout)), make([]looked, len(su.Holdout))
 	for t := range trials {
 		rng := rand.New(rand.NewPCG(s.seed, uint64(t)))
-		draw := func(p float64) int {
+		draw := func(p float64, k int) int {
 			c := 0
-			for range su.K {
+			for range k {
 				if rng.Float64() < p {
 					c++
 				}
@@ -82,18 +127,19 @@ func (s *simulator) play(su Suite, delta float64, trials int) tally {
 			return c
 		}
 		for i, p := range su.Train {
-			trainPre[i] = scoreOf(draw(p), su.K, su.TrainBase, i)
-			trainPost[i] = scoreOf(draw(train[i]), su.K, su.TrainBase, i)
+			trainPre[i] = scoreOf(draw(p, su.K), su.K, su.TrainBase, i)
+			trainPost[i] = scoreOf(draw(train[i], su.K), su.K, su.TrainBase, i)
 		}
 		for i, p := range su.Holdout {
-			holdPre[i] = scoreOf(draw(p), su.K, su.HoldoutBase, i)
-			holdPost[i] = scoreOf(draw(hold[i]), su.K, su.HoldoutBase, i)
+			holdPre[i].first, holdPost[i].first = draw(p, su.K), draw(hold[i], su.K)
+		}
+		for i, p := range su.Holdout { // a second look's runs, drawn always so that gains stay paired
+			holdPre[i].more, holdPost[i].more = draw(p, su.more()), draw(hold[i], su.more())
 		}
 		// The anchor's own gate decides each simulated apply, over groups.
 		_, trainWhy := anchor.Gate("train", grouped(trainPre, su.TrainGroups), grouped(trainPost, su.TrainGroups), su.Alpha)
-		_, holdWhy := anchor.Gate("holdout", grouped(holdPre, su.HoldoutGroups), grouped(holdPost, su.HoldoutGroups), su.Alpha)
+		holdPass, _ := su.holdoutPass(holdPre, holdPost, su.HoldoutBase, su.HoldoutGroups)
 		trainUp := trainWhy == "" || len(su.Train) == 0
-		holdPass := holdWhy == ""
 		tl.TrainUp += b2i(trainUp)
 		tl.HoldoutPass += b2i(holdPass)
 		tl.Accepts += b2i(trainUp && holdPass)
@@ -295,39 +341,48 @@ func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
 	tl := screenTally{Trials: trials}
 	for t := range trials {
 		rng := rand.New(rand.NewPCG(s.seed, uint64(t)))
-		draw := func(p float64) int {
+		draw := func(p float64, k int) int {
 			c := 0
-			for range su.K {
+			for range k {
 				c += b2i(rng.Float64() < p)
 			}
 			return c
 		}
-		// drawn in a random order; the groups (nil: each task its own) follow their tasks
-		pairs := func(pre, post, base []float64, groups []int) ([]float64, []float64, []int) {
-			a, b, g := make([]float64, len(pre)), make([]float64, len(pre)), []int(nil)
-			if groups != nil {
-				g = make([]int, len(pre))
-			}
-			for n, i := range rng.Perm(len(pre)) {
-				a[n], b[n] = scoreOf(draw(pre[i]), su.K, base, i), scoreOf(draw(post[i]), su.K, base, i)
-				if g != nil {
-					g[n] = groups[i]
+		// drawn in a random order, with more runs a task for a second look;
+		// bases and groups (nil: each task its own) follow their tasks
+		pairs := func(pre, post, base []float64, groups []int, more int) (a, b []looked, bs []float64, g []int) {
+			a, b = make([]looked, len(pre)), make([]looked, len(pre))
+			perm := rng.Perm(len(pre))
+			for n, i := range perm {
+				a[n].first, b[n].first = draw(pre[i], su.K), draw(post[i], su.K)
+				if base != nil {
+					bs = append(bs, base[i])
+				}
+				if groups != nil {
+					g = append(g, groups[i])
 				}
 			}
-			return a, b, g
+			for n, i := range perm {
+				a[n].more, b[n].more = draw(pre[i], more), draw(post[i], more)
+			}
+			return a, b, bs, g
 		}
-		tp, tq, tg := pairs(su.Train, train, su.TrainBase, su.TrainGroups)
-		hp, hq, hg := pairs(su.Holdout, hold, su.HoldoutBase, su.HoldoutGroups)
+		tp, tq, tb, tg := pairs(su.Train, train, su.TrainBase, su.TrainGroups, 0)
+		hp, hq, hb, hg := pairs(su.Holdout, hold, su.HoldoutBase, su.HoldoutGroups, su.more())
+		tps, tqs := firstLook(tp, su.K, tb), firstLook(tq, su.K, tb)
+		hps, hqs := firstLook(hp, su.K, hb), firstLook(hq, su.K, hb)
 		// The anchor screens on tasks, as its screen sees them, and decides over groups.
-		_, trainWhy := anchor.Gate("train", grouped(tp, tg), grouped(tq, tg), su.Alpha)
-		_, holdWhy := anchor.Gate("holdout", grouped(hp, hg), grouped(hq, hg), su.Alpha)
-		full := su.K * (len(tp) + b2i(trainWhy == "")*len(hp))
-		accept, runs := screened(tp, tq, hp, hq, su.Alpha, rng.Uint64())
-		accept = accept && trainWhy == "" && holdWhy == ""
-		tl.Accepts, tl.FullAccepts = tl.Accepts+b2i(accept), tl.FullAccepts+b2i(trainWhy == "" && holdWhy == "")
-		tl.Runs, tl.FullRuns = tl.Runs+su.K*runs, tl.FullRuns+full
+		_, trainWhy := anchor.Gate("train", grouped(tps, tg), grouped(tqs, tg), su.Alpha)
+		holdPass, twice := su.holdoutPass(hp, hq, hb, hg)
+		second := b2i(trainWhy == "" && twice) * 2 * su.more() * len(hp) // both harnesses' second look
+		full := su.K*(len(tp)+b2i(trainWhy == "")*len(hp)) + second
+		through, runs := screened(tps, tqs, hps, hqs, su.Alpha, rng.Uint64())
+		runs = su.K*runs + b2i(through)*second
+		accept := through && trainWhy == "" && holdPass
+		tl.Accepts, tl.FullAccepts = tl.Accepts+b2i(accept), tl.FullAccepts+b2i(trainWhy == "" && holdPass)
+		tl.Runs, tl.FullRuns = tl.Runs+runs, tl.FullRuns+full
 		if !accept {
-			tl.RejectRuns, tl.FullRejectRuns = tl.RejectRuns+su.K*runs, tl.FullRejectRuns+full
+			tl.RejectRuns, tl.FullRejectRuns = tl.RejectRuns+runs, tl.FullRejectRuns+full
 		}
 	}
 	return tl

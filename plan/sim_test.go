@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"ratchet/anchor"
 )
 
 func logFactorial(n int) float64 {
@@ -211,5 +214,51 @@ func TestPlanCountsGroups(t *testing.T) {
 	if !strings.Contains(text.String(), "12 holdout tasks in 3 groups") ||
 		!strings.Contains(text.String(), fmt.Sprintf("%d (%d tasks)", *g.HoldoutGroupsNeeded, *g.HoldoutTasksNeeded)) {
 		t.Errorf("text report:\n%s", text.String())
+	}
+}
+
+// The plan's holdout decision is the anchor's: on random draws of a grouped
+// suite over two looks, holdoutPass accepts exactly when anchor.Decide does,
+// and looks twice exactly when Decide decides at the second look.
+func TestHoldoutPassIsDecide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	su := Suite{K: 1, Alpha: 0.05, Looks: 2}
+	groups := make([]int, 24)
+	for i := range groups {
+		groups[i] = i / 2 // twelve groups of two tasks
+	}
+	twiceSeen := 0
+	for trial := range 3000 {
+		pre, post := make([]looked, len(groups)), make([]looked, len(groups))
+		var preRuns, postRuns []anchor.Run
+		lift := 0.3 * rng.Float64()
+		for i := range groups {
+			p := rng.Float64()
+			for side, l := range []*looked{&pre[i], &post[i]} {
+				runs := &preRuns
+				if side == 1 {
+					runs = &postRuns
+				}
+				for r := range 3 {
+					solved := rng.Float64() < min(1, p+lift*float64(side))
+					*runs = append(*runs, anchor.Run{TaskID: fmt.Sprintf("t%02d", i), Group: fmt.Sprint(groups[i]),
+						Repeat: r, Score: float64(b2i(solved))})
+					if r == 0 {
+						l.first += b2i(solved)
+					} else {
+						l.more += b2i(solved)
+					}
+				}
+			}
+		}
+		pass, twice := su.holdoutPass(pre, post, nil, groups)
+		e, why, _ := anchor.Decide("holdout", preRuns, postRuns, su.Alpha, su.K, su.Looks)
+		if pass != (why == "") || twice != (e.Look == 2) {
+			t.Fatalf("trial %d: plan passes %v (twice %v), the anchor %q at look %d", trial, pass, twice, why, e.Look)
+		}
+		twiceSeen += b2i(twice)
+	}
+	if twiceSeen < 100 {
+		t.Errorf("only %d of 3000 trials reached a second look: the test compares too little", twiceSeen)
 	}
 }
