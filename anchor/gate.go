@@ -99,8 +99,9 @@ func Decide(split string, pre, post []Run, alpha float64, k, looks int) (e Evide
 	later := func(r Run) bool { return r.Repeat >= k }
 	first := func(runs []Run) []Run { return slices.DeleteFunc(slices.Clone(runs), later) }
 	e, why = GateRuns(split, first(pre), first(post), alpha/5)
-	e.Look, again = 1, why != "" && e.Post > e.Pre+1e-9 && e.P <= Promising // rose beyond rounding
-	if !again || !slices.ContainsFunc(post, later) {                        // no second look, or one owed
+	// promising: rejected, with the mean risen beyond rounding and p at most Promising
+	e.Look, again = 1, why != "" && e.Post > e.Pre+1e-9 && e.P <= Promising
+	if !again || !slices.ContainsFunc(post, later) { // no second look, or one owed
 		return e, why, again
 	}
 	if e, why = GateRuns(split, pre, post, alpha*4/5); why != "" {
