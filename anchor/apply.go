@@ -134,10 +134,7 @@ func (a *Anchor) Apply(ctx context.Context, path string) error {
 		return err
 	}
 	sum := sha256.Sum256(diff)
-	ids, err := json.Marshal(c.TraceIDs)
-	if err != nil {
-		return err
-	}
+	ids, _ := json.Marshal(c.TraceIDs) // a list of strings always marshals
 	g := Gen{Gen: n, Parent: &head.Gen, DiffHash: hex.EncodeToString(sum[:]), Component: c.Component,
 		Hypothesis: c.Hypothesis, TraceIDs: string(ids), Goal: c.Goal, Decision: "pending"}
 	// The screen's seed is the incumbent's and the diff's: the same candidate
@@ -284,7 +281,7 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split strin
 				"and scored the same", done)
 		case split == "train" || done < len(ids):
 			why = Screen(sc.pre["train"], sc.post["train"], sc.pre["holdout"], sc.post["holdout"], a.Alpha,
-				uint64(*g.Seed))
+				a.Looks, uint64(*g.Seed))
 		}
 		if why != "" {
 			a.evidence(g, split, sc) // of the tasks evaluated so far

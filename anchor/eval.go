@@ -63,12 +63,10 @@ func (a *Anchor) evaluate(ctx context.Context, hash, split string, ids []string,
 			sum += r.Score
 			elapsed := time.Since(start)
 			left := elapsed / time.Duration(done) * time.Duration(len(e.Runs)-done)
-			status := fmt.Sprintf("%s %s %d/%d mean %.3f, %s in, ~%s left", a.phase, split, done, len(e.Runs),
+			fmt.Fprintf(os.Stderr, "%s %s %d/%d mean %.3f, %s in, ~%s left: ", a.phase, split, done, len(e.Runs),
 				sum/float64(done), elapsed.Round(time.Second), left.Round(time.Second))
-			why := Printable(cmp.Or(r.Error, string(r.Outcome)), 300)
-			line := fmt.Sprintf("%-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s", r.TaskID, r.Repeat,
-				r.Score, r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, why)
-			fmt.Fprintf(os.Stderr, "%s: %s\n", status, line)
+			fmt.Fprintf(os.Stderr, "%-24s r%d %5.3f %3d/%-3d %7d tokens cached=%-5v %s\n", r.TaskID, r.Repeat, r.Score,
+				r.Passed, r.Total, r.TokensIn+r.TokensOut, r.Cached, Printable(cmp.Or(r.Error, string(r.Outcome)), 300))
 		})
 	}
 	wg.Wait()

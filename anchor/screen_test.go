@@ -44,8 +44,8 @@ func TestEarlyRejection(t *testing.T) {
 		{"a clear gain on both goes on", moved(train, 146, 60, 5), moved(hold, 47, 20, 1), hold, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Screen(train, tt.trainPost, tt.hold, tt.holdPost, 0.05, 7)
-			if again := Screen(train, tt.trainPost, tt.hold, tt.holdPost, 0.05, 7); again != got {
+			got := Screen(train, tt.trainPost, tt.hold, tt.holdPost, 0.05, 1, 7)
+			if again := Screen(train, tt.trainPost, tt.hold, tt.holdPost, 0.05, 1, 7); again != got {
 				t.Errorf("the same seed decided twice differently: %q, %q", got, again)
 			}
 			if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
@@ -76,8 +76,10 @@ func TestScreenKeepsACandidateThatFixesEverything(t *testing.T) {
 		rng.Shuffle(len(hold), func(i, j int) { hold[i], hold[j] = hold[j], hold[i] })
 		// after each batch, as compare asks: train's two, then holdout's first two
 		for _, seen := range [][2]int{{4, 0}, {6, 0}, {6, 4}, {6, 8}} {
-			if why := Screen(train, ones(seen[0]), hold, ones(seen[1]), 0.05, seed); why != "" {
-				t.Fatalf("seed %d, order %v %v, after %v: %s", seed, train, hold, seen, why)
+			for looks := 1; looks <= 2; looks++ {
+				if why := Screen(train, ones(seen[0]), hold, ones(seen[1]), 0.05, looks, seed); why != "" {
+					t.Fatalf("seed %d, %d looks, order %v %v, after %v: %s", seed, looks, train, hold, seen, why)
+				}
 			}
 		}
 	}

@@ -376,7 +376,7 @@ func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
 		holdPass, twice := su.holdoutPass(hp, hq, hb, hg)
 		second := b2i(trainWhy == "" && twice) * 2 * su.more() * len(hp) // both harnesses' second look
 		full := su.K*(len(tp)+b2i(trainWhy == "")*len(hp)) + second
-		through, runs := screened(tps, tqs, hps, hqs, su.Alpha, rng.Uint64())
+		through, runs := screened(tps, tqs, hps, hqs, su.Alpha, su.Looks, rng.Uint64())
 		runs = su.K*runs + b2i(through)*second
 		accept := through && trainWhy == "" && holdPass
 		tl.Accepts, tl.FullAccepts = tl.Accepts+b2i(accept), tl.FullAccepts+b2i(trainWhy == "" && holdPass)
@@ -391,10 +391,10 @@ func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
 // screened is the screen of `anchor apply` on paired scores already in the
 // order of evaluation: whether it lets the candidate reach the gate on
 // both complete splits, and the tasks it evaluated.
-func screened(tp, tq, hp, hq []float64, alpha float64, seed uint64) (bool, int) {
+func screened(tp, tq, hp, hq []float64, alpha float64, looks int, seed uint64) (bool, int) {
 	for done := anchor.Batch(len(tp)); len(tp) > 0; done += anchor.Batch(len(tp)) { // no train: only holdout
 		done = min(done, len(tp))
-		if anchor.Screen(tp, tq[:done], hp, nil, alpha, seed) != "" {
+		if anchor.Screen(tp, tq[:done], hp, nil, alpha, looks, seed) != "" {
 			return false, done
 		}
 		if done == len(tp) {
@@ -402,7 +402,7 @@ func screened(tp, tq, hp, hq []float64, alpha float64, seed uint64) (bool, int) 
 		}
 	}
 	for done := anchor.Batch(len(hp)); done < len(hp); done += anchor.Batch(len(hp)) {
-		if anchor.Screen(tp, tq, hp, hq[:done], alpha, seed) != "" {
+		if anchor.Screen(tp, tq, hp, hq[:done], alpha, looks, seed) != "" {
 			return false, len(tp) + done
 		}
 	}

@@ -119,15 +119,15 @@ type Split struct {
 	Flaky   []string `json:"flaky"`   // tasks whose repeats disagree
 }
 
-// head serves what is frozen for the ledger (model, repeats, alpha; null in
+// head serves what is frozen for the ledger (model, repeats, alpha, looks; null in
 // a ledger from before they were kept) and the head's evidence per split.
 func (h Handler) head(w http.ResponseWriter, r *http.Request) {
-	meta, err := h.query(r.Context(), `SELECT key, value FROM meta WHERE key IN ('model', 'repeats', 'alpha')`)
+	meta, err := h.query(r.Context(), `SELECT key, value FROM meta WHERE key IN ('model', 'repeats', 'alpha', 'looks')`)
 	if err != nil {
 		fail(w, http.StatusServiceUnavailable, err.Error())
 		return
 	}
-	out := map[string]any{"model": nil, "repeats": nil, "alpha": nil, "gen": nil, "splits": []Split{}}
+	out := map[string]any{"model": nil, "repeats": nil, "alpha": nil, "looks": nil, "gen": nil, "splits": []Split{}}
 	for _, m := range meta {
 		out[m["key"].(string)] = m["value"]
 	}

@@ -121,7 +121,7 @@ func buildLedger(t *testing.T, dir string) string {
 		}
 		return string(out)
 	}
-	anchor("init", "--harness", harness, "--repeats", "2", "--alpha", "0.5")
+	anchor("init", "--harness", harness, "--repeats", "2", "--alpha", "0.5", "--looks", "1")
 	prompt, _ := os.ReadFile(filepath.Join(harness, "system_prompt.md"))
 	tool, _ := os.ReadFile(filepath.Join(harness, "tools", "write_file.go"))
 	hostile := string(tool)
@@ -287,7 +287,7 @@ func TestDashboardInChromium(t *testing.T) {
 	p.has("#generations", "baseline", "accept", "reject", "did not improve", "0.000 → 0.750", "fix the off-by-one tasks",
 		"+2 −0 · p 0.250", "+1 −0 · p 0.500", "+1 −0 · p 0.500", "runs, 0 from the cache")
 	p.has("#head", "Head: generation 2", "train: 0.750 ± 0.250 (standard error) over 2 tasks × 2 repeats, a mean over tasks (the gate's, in the table, is over groups); flaky: double-b",
-		"holdout: 1.000 ± 0.000 (standard error) over 1 task × 2 repeats, a mean over tasks", "no flaky tasks", "Repeats: 2", "Alpha: 0.5", "Model: openai:scripted")
+		"holdout: 1.000 ± 0.000 (standard error) over 1 task × 2 repeats, a mean over tasks", "no flaky tasks", "Repeats: 2", "Alpha: 0.5", "Looks: 1", "Model: openai:scripted")
 	p.has("#noise", "False accepts: not measured yet (ratchet calibrate)", "Holdout consulted: 2 decision(s) since the last sealed exam")
 	points, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#chart-svg circle.point").length`))
 	if err != nil || points != 7 {

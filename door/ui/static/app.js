@@ -63,11 +63,12 @@ function evidence(g, split) {
   return el("span", { class: "evidence", title: `${f} tasks fixed, ${b} broken; one-sided sign test p = ${fmt(p)}` }, `+${f} −${b} · p ${fmt(p)}`);
 }
 
-// frozen says what the ledger fixed at init: model, repeats and alpha.
+// frozen says what the ledger fixed at init: model, repeats, alpha and the holdout's looks.
 function frozen(info) {
   const said = (v) => (v == null ? "not recorded (an older ledger)" : v);
   return el("p", { id: "frozen" }, el("b", {}, "Model: "), said(info.model), "   ", el("b", {}, "Repeats: "), said(info.repeats),
-    "   ", el("b", {}, "Alpha: "), said(info.alpha), "   ", el("span", { class: "note" }, "frozen for this ledger at init"));
+    "   ", el("b", {}, "Alpha: "), said(info.alpha), "   ", el("b", {}, "Looks: "), said(info.looks),
+    "   ", el("span", { class: "note" }, "frozen for this ledger at init"));
 }
 
 // headCard shows the head's mean, its standard error and the flaky tasks
