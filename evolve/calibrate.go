@@ -68,10 +68,13 @@ var neutralEdits = []struct {
 // Calibrate evaluates n neutral variants of the head's system_prompt.md, or
 // the system prompts in the files of variants (a folder) when given, against
 // the head on holdout through the anchor, and decides each through the
-// anchor's own gate (its holdout side) under the ledger's alpha. It appends
-// the result, with ratchet plan --aa's prediction, to calibration.jsonl.
+// anchor's own gate (its holdout side) under the ledger's alpha, at one
+// look: its variants run the first K repeats, as `anchor eval` does, so on a
+// ledger of two looks it measures the single look at alpha, and plan
+// predicts that. It appends the result, with ratchet plan --aa's
+// prediction, to calibration.jsonl.
 func (c Config) Calibrate(ctx context.Context, n int, variants string) (*Calibration, error) {
-	p, err := plan.Plan(ctx, plan.Config{Home: c.Home, AA: 4000, Trials: 1, Seed: 1})
+	p, err := plan.Plan(ctx, plan.Config{Home: c.Home, AA: 4000, Trials: 1, Seed: 1, Looks: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +134,7 @@ func (c Config) Calibrate(ctx context.Context, n int, variants string) (*Calibra
 	// The prediction is planned again now: the variants' runs show how far
 	// each task moves from one harness to the next, which the head's one run
 	// per task cannot (plan fits its prior to every harness's runs).
-	if after, err := plan.Plan(ctx, plan.Config{Home: c.Home, AA: 4000, Trials: 1, Seed: 1}); err == nil {
+	if after, err := plan.Plan(ctx, plan.Config{Home: c.Home, AA: 4000, Trials: 1, Seed: 1, Looks: 1}); err == nil {
 		cal.Predicted = after.AA.HoldoutPass
 		cal.PredictedSE = math.Sqrt(cal.Predicted * (1 - cal.Predicted) / float64(cal.AATrials))
 	}
