@@ -215,7 +215,7 @@ type screening struct {
 	pre, post map[string][]float64
 	// the runs so far, of which the gate decides
 	preRuns, postRuns map[string][]Run
-	look              int // the holdout's look that decided, with two looks (Holdout)
+	look              int // the holdout's look that decided, with two looks (Decide)
 }
 
 // compare evaluates incumbent and candidate on a split and decides through

@@ -15,7 +15,7 @@ type Evidence struct {
 	Pre, Post     float64
 	Fixed, Broken int
 	P             float64
-	Look          int `json:",omitempty"` // the holdout's look that decided (Holdout): 1, or 2
+	Look          int `json:",omitempty"` // with two looks, the holdout's look that decided (Decide): 1 or 2
 }
 
 // Gate is the acceptance rule on one split, a pure function of paired
