@@ -175,3 +175,34 @@ func TestSecondLookThroughApply(t *testing.T) {
 		t.Errorf("the record names %d of the candidate's holdout runs, want 15 (5 tasks, 3 repeats)", lines)
 	}
 }
+
+// A ledger initialized before the second look existed keeps its single
+// look: opening it records looks = 1 (schema.sql's upgrade), and asking for
+// two is the frozen-setting error. A ledger not yet initialized gets no
+// value, so its init records the one it is given.
+func TestLedgerFromBeforeTheSecondLookKeepsOne(t *testing.T) {
+	e := newEnv(t)
+	if v, _ := e.a.meta("looks"); v != "" {
+		t.Fatalf("an empty ledger has looks %q before init", v)
+	}
+	if _, err := e.a.db.Exec(`INSERT INTO meta VALUES('model', ?), ('repeats', '1'), ('alpha', '0.05')`,
+		e.a.Model()); err != nil {
+		t.Fatal(err)
+	}
+	e.a.db.Close()
+	if err := e.a.open(); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := e.a.meta("looks"); v != "1" {
+		t.Fatalf("a ledger from before the second look opened with looks %q, want 1", v)
+	}
+	t.Setenv("MODEL_API", "openai")
+	t.Setenv("MODEL_URL", e.srv.URL)
+	t.Setenv("MODEL_NAME", "scripted")
+	t.Setenv("MODEL_OPTIONS", "")
+	var out strings.Builder
+	err := run(ctx(), []string{"eval", "--home", e.a.Home, "--tasks", e.suite, "--split", "train", "--looks", "2"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "froze --looks 1 at init, not 2") {
+		t.Errorf("two looks asked of a one-look ledger: %v", err)
+	}
+}
