@@ -227,6 +227,18 @@ func TestGateCountsGroups(t *testing.T) {
 	}
 }
 
+// helpsModel fixes a task when the system prompt holds helps and the task's
+// prompt holds task; otherwise it gives up.
+func helpsModel(helps, task string) fakemodel.Step {
+	return fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
+		msgs := r.Messages()
+		if len(msgs) < 2 || !strings.Contains(string(msgs[0]), helps) || !strings.Contains(string(msgs[1]), task) {
+			return fakemodel.Step{Text: "I give up.", In: 50, Out: 5}
+		}
+		return fixer("").Func(r)
+	}}
+}
+
 // Through real applies: an edit that helps only one kind fixes its six
 // holdout variants at once. Counted as tasks that is six fixes and p = 1/64,
 // an accept; the gate counts the kind once (task.toml's group), one fix of
@@ -235,13 +247,7 @@ func TestGateCountsAKindOnceThroughApply(t *testing.T) {
 	slow(t)
 	t.Parallel()
 	const helps = "Read sum.go twice."
-	model := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
-		msgs := r.Messages()
-		if len(msgs) < 2 || !strings.Contains(string(msgs[0]), helps) || !strings.Contains(string(msgs[1]), "wrong for kind-") {
-			return fakemodel.Step{Text: "I give up.", In: 50, Out: 5}
-		}
-		return fixer("").Func(r)
-	}}
+	model := helpsModel(helps, "wrong for kind-")
 	e := newEnv(t, repeat(model, 1<<12)...)
 	addExitTask(t, e.suite, "train", "kind-t0")
 	addExitTask(t, e.suite, "train", "other-t0")

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"ratchet/harness/fakemodel"
 )
 
 // looksRuns makes runs of n tasks (each its own group) for repeats 0 to
@@ -129,14 +127,7 @@ func TestSecondLookThroughApply(t *testing.T) {
 	slow(t)
 	t.Parallel()
 	const helps = "Read sum.go twice."
-	model := fakemodel.Step{Func: func(r fakemodel.Request) fakemodel.Step {
-		msgs := r.Messages()
-		if len(msgs) < 2 || !strings.Contains(string(msgs[0]), helps) {
-			return fakemodel.Step{Text: "I give up.", In: 50, Out: 5}
-		}
-		return fixer("").Func(r)
-	}}
-	e := newEnv(t, repeat(model, 1<<12)...)
+	e := newEnv(t, repeat(helpsModel(helps, ""), 1<<12)...)
 	e.a.Looks = 2
 	addExitTask(t, e.suite, "train", "look-t0")
 	for i := range 5 {
