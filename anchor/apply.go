@@ -326,6 +326,7 @@ func (a *Anchor) lookAgain(ctx context.Context, g *Gen, sc *screening) (string, 
 	g.took("holdout", "post", post)
 	sc.preRuns["holdout"] = append(sc.preRuns["holdout"], pre.Runs...)
 	sc.postRuns["holdout"] = append(sc.postRuns["holdout"], post.Runs...)
+	g.Stopped = "holdout's second look"
 	why, _ := a.evidence(g, "holdout", sc)
 	return cmp.Or(Forgery("holdout", post.Runs), why), nil
 }

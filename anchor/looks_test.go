@@ -162,6 +162,9 @@ func TestSecondLookThroughApply(t *testing.T) {
 	if n, m := repeats(g.Hash), repeats(parent.Hash); n != 10 || m != 10 {
 		t.Errorf("the second look ran %d of the candidate's and %d of the incumbent's holdout repeats, want 10 each", n, m)
 	}
+	if g.Stopped != "holdout's second look" {
+		t.Errorf("the record says it stopped at %q", g.Stopped)
+	}
 	if lines := strings.Count(g.RunIDs, "holdout post "); lines != 15 {
 		t.Errorf("the record names %d of the candidate's holdout runs, want 15 (5 tasks, 3 repeats)", lines)
 	}
