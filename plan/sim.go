@@ -44,12 +44,13 @@ func firstLook(runs []looked, k int, base []float64) []float64 {
 // it is promising, a second on all 3K runs at the rest of alpha. twice says
 // the second look was taken.
 func (su Suite) holdoutPass(pre, post []looked, base []float64, groups []int) (pass, twice bool) {
-	scores := func(runs []looked, all bool) []float64 {
-		out := firstLook(runs, su.K, base)
+	scores := func(runs []looked, all bool) []float64 { // the first look's runs, or all 3K
+		if !all {
+			return grouped(firstLook(runs, su.K, base), groups)
+		}
+		out := make([]float64, len(runs))
 		for i, r := range runs {
-			if all {
-				out[i] = scoreOf(r.first+r.more, 3*su.K, base, i)
-			}
+			out[i] = scoreOf(r.first+r.more, 3*su.K, base, i)
 		}
 		return grouped(out, groups)
 	}
