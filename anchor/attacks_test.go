@@ -43,7 +43,9 @@ import (
 //	run: task             RunTask of the harness on a fresh task
 //	run: apply            Apply of the edit as a candidate on suiteEnv's ledger
 //	run by: TestX         played by a test of its own, which checks the outcome
-//	task: sum             addTask (the default), "two packages" or "junit"
+//	task: sum             addTask (the default), "two packages" or "junit";
+//	                      or a language's (langs_test.go): "cargo", "jest",
+//	                      "catch2", "junit5" (add subtracts; 1 of 3 passes)
 //	command: ...          the task's test command
 //	model: <name>         a scripted upstream of models (below)
 //	memory: 256 MiB       the anchor's settings: also run disk, budget
@@ -466,7 +468,7 @@ func (a *attack) valid(prose int) error {
 	if _, ok := models[a.model]; a.model != "" && !ok {
 		return fail("no model %q", a.model)
 	}
-	if a.task != "sum" && a.task != "two packages" && a.task != "junit" {
+	if !slices.Contains([]string{"sum", "two packages", "junit", "cargo", "jest", "catch2", "junit5"}, a.task) {
 		return fail("no task %q", a.task)
 	}
 	if a.task == "two packages" && a.command == "" || a.task == "junit" && a.command != "" {
@@ -527,6 +529,9 @@ func (a *attack) writeTask(t *testing.T, suite string) string {
 		dir = addTwoPackageTask(t, suite, a.name, a.command)
 	case "junit":
 		dir = addJUnitTask(t, suite, a.name)
+	case "cargo", "jest", "catch2", "junit5":
+		lt, _ := langTaskOf(strings.TrimSuffix(a.task, "5"))
+		dir = lt.writeIn(t, suite, a.name)
 	default:
 		dir = addTask(t, suite, "train", a.name)
 		if a.command != "" {

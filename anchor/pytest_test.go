@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Python tasks scored by pytest (pytest.go), through ScoreTree and the
+// Python tasks scored by pytest (runners.go), through ScoreTree and the
 // real bubblewrap sandbox: honest work scores its hidden tests, and each
 // way an agent's tree or code can fake pytest's results is caught or
 // counts nothing.
@@ -255,7 +255,7 @@ func TestPytestThroughTheAnchor(t *testing.T) {
 // edited: a canary key without a file part counts, never panics.
 func TestPytestCountTakesAnyKeys(t *testing.T) {
 	report := []byte(`<testsuites><testsuite><testcase file="t.py" name="test_a"/></testsuite></testsuites>`)
-	s := pytestCount(report, map[string]bool{"nofile": true, "t.py test_a": false})
+	s := runners[0].count(report, map[string]bool{"nofile": true, "t.py test_a": false})
 	if s.Passed != 1 || s.Total != 1 || s.Outcome != "" {
 		t.Errorf("pytestCount = %+v, want 1/1", s)
 	}

@@ -62,14 +62,28 @@ var goEnv = sync.OnceValues(func() (string, string) {
 	return lines[0], lines[1]
 })
 
+// rustRoot is the Rust toolchain's root, its cargo and rustc in bin/: the
+// one rustc on PATH (rustup's, under the home) names; "" for the system's.
+var rustRoot = sync.OnceValue(func() string {
+	home, _ := os.UserHomeDir()
+	for _, rustc := range []string{"rustc", filepath.Join(home, ".cargo/bin/rustc")} {
+		if out, err := exec.Command(rustc, "--print", "sysroot").Output(); err == nil {
+			return strings.TrimSuffix(strings.TrimSpace(string(out)), "/usr")
+		}
+	}
+	return ""
+})
+
 func (b *Box) args() []string {
 	gr, _ := goEnv()
 	a := []string{"--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL",
 		"--json-status-fd", "3", "--proc", "/proc", "--dev", "/dev",
 		"--size", strconv.Itoa(tmpSize), "--tmpfs", "/tmp", "--ro-bind", gr, gr, "--bind", b.Work, "/work"}
+	rust := rustRoot()
 	system := []string{"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec", "/usr/share/zoneinfo",
-		"/etc/alternatives"}
-	for _, d := range system {
+		"/etc/alternatives", "/usr/include", "/usr/share/java", "/usr/share/cargo", cmp.Or(rust, "/usr/bin")}
+	java, _ := filepath.Glob("/etc/java-*") // the JDK's security and logging settings
+	for _, d := range append(system, java...) {
 		a = append(a, "--ro-bind-try", d, d)
 	}
 	for _, l := range []string{"bin", "lib", "lib64", "sbin"} {
@@ -82,7 +96,8 @@ func (b *Box) args() []string {
 		a = append(a, "--ro-bind", b.Harness, "/opt/harness", "--bind", b.Socket, "/run/model.sock")
 		a = append(a, "--setenv", "MODEL_SOCKET", "/run/model.sock")
 	}
-	env := []string{"PATH", gr + "/bin:/usr/bin:/bin", "HOME", "/tmp", "TMPDIR", "/tmp", "LANG", "C.UTF-8",
+	env := []string{"PATH", gr + "/bin:" + rust + "/bin:/usr/bin:/bin", "HOME", "/tmp", "TMPDIR", "/tmp",
+		"LANG", "C.UTF-8",
 		"GOCACHE", "/cache", "GOPATH", "/tmp/go", "GOPROXY", "off", "GOTOOLCHAIN", "local", "GOTELEMETRY", "off",
 		"CGO_ENABLED", "0", "GOFLAGS", "-mod=mod"}
 	env = append(env, b.Env...)

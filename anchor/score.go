@@ -55,14 +55,18 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	if reason := screen(agent, repo); reason != "" {
 		return Scored{Total: 1, Outcome: OutcomeForged, Error: "forged: " + reason}
 	}
+	r := t.runner()
+	tasks := func(name string) bool { // the task's files, never the agent's: its tests and its runner's
+		return isTestFile(name) || r != nil && (r.test.MatchString(name) || r.owned.MatchString(name))
+	}
 	files := map[string][]byte{}
 	for name, b := range agent {
-		if !isTestFile(name) {
+		if !tasks(name) {
 			files[name] = b
 		}
 	}
 	for name, b := range repo {
-		if isTestFile(name) {
+		if tasks(name) {
 			files[name] = b
 		}
 	}
@@ -72,8 +76,9 @@ func ScoreTree(ctx context.Context, t Task, agent map[string][]byte, dir string,
 	if t.goTest() {
 		canaries = plantCanaries(files, hidden)
 	}
-	if t.pytest() { // scored as a JUnit task whose command and report the anchor sets (pytest.go)
-		t.Test, t.JUnit, canaries = pytestCommand(files, hidden)
+	if r != nil { // scored by the anchor's own command and report (runners.go)
+		t.JUnit = r.report
+		t.Test, canaries = r.plant(files, hidden)
 	}
 	warm, err := WarmCache()
 	if err == nil {
@@ -206,8 +211,8 @@ func goPackage(files map[string][]byte, dir string) string {
 func Count(t Task, out []byte, exit int, report []byte, hidden, files map[string][]byte,
 	canaries map[string]bool, why string) Scored {
 	switch {
-	case t.JUnit == pytestReport || t.pytest(): // as scoring ran it, or as verify reads the task
-		return pytestCount(report, canaries)
+	case t.runner() != nil: // as scoring ran it, or as verify reads the task
+		return t.runner().count(report, canaries)
 	case t.JUnit != "":
 		return junit(report, exit)
 	case !t.goTest():

@@ -140,10 +140,13 @@ func unescape(raw string) (string, error) {
 // reports JSON and starts each test binary through /opt/score/hide (see
 // compileTests).
 func (t Task) ScoreCommand() string {
+	if !t.goTest() { // a runner's command, whose cargo test is no go test
+		return t.Test
+	}
 	return strings.ReplaceAll(t.Test, "go test", "go test -json -exec /opt/score/hide")
 }
 
 // goTest tells a task whose tests are counted from go test's JSON events.
 func (t Task) goTest() bool {
-	return t.JUnit == "" && strings.Contains(t.Test, "go test")
+	return t.JUnit == "" && t.runner() == nil && strings.Contains(t.Test, "go test")
 }

@@ -18,11 +18,39 @@ command -v cargo >/dev/null || need+=(cargo)
 command -v npm >/dev/null || need+=(npm)
 # Chromium is only for the dashboard's browser tests; skip it with RATCHET_NO_BROWSER=1.
 [ -n "${RATCHET_NO_BROWSER:-}" ] || command -v chromium >/dev/null || need+=(chromium)
-[ ${#need[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "deps: installing ${need[*]}" >&2
-  apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null
-else
-  echo "deps: Ratchet needs ${need[*]}; install them (Debian: sudo apt-get install ${need[*]}) and run make again" >&2
-  exit 1
+# The anchor scores the polyglot benchmark's other languages by its own
+# runners (anchor/runners.go), offline in the sandbox: C++ by g++ with the
+# exercises' Catch2, Java by javac and JUnit 5 with AssertJ, Rust by cargo
+# with the crates Debian packages (the two the benchmark's exercises use),
+# JavaScript by jest and babel from npm, below.
+command -v g++ >/dev/null || need+=(g++)
+[ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
+command -v javac >/dev/null || need+=(default-jdk-headless)
+[ -f /usr/share/java/junit-platform-console-standalone.jar ] || need+=(junit5)
+[ -f /usr/share/java/assertj-core.jar ] || need+=(libassertj-core-java)
+compgen -G '/usr/share/cargo/registry/anyhow-1*' >/dev/null || need+=(librust-anyhow-dev)
+compgen -G '/usr/share/cargo/registry/time-0.3*' >/dev/null || need+=(librust-time-dev)
+root=false
+[ "$(id -u)" = 0 ] && command -v apt-get >/dev/null && root=true
+if [ ${#need[@]} -gt 0 ]; then
+  if $root; then
+    echo "deps: installing ${need[*]}" >&2
+    apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "deps: Ratchet needs ${need[*]}; install them (Debian: sudo apt-get install ${need[*]}) and run make again" >&2
+    exit 1
+  fi
+fi
+# jest and babel for JavaScript tasks, where the sandbox sees them (it mounts
+# /usr/lib read-only), at the versions the benchmark's exercises ask for.
+js=/usr/lib/ratchet-js
+if [ ! -f $js/node_modules/jest/bin/jest.js ] || [ ! -d $js/node_modules/@babel/preset-env ]; then
+  if [ -w /usr/lib ]; then
+    echo "deps: installing jest and babel into $js" >&2
+    npm install --silent --no-audit --no-fund --prefix $js \
+      jest@29.7.0 babel-jest@29.7.0 @babel/core@7.26.0 @babel/preset-env@7.26.0 >/dev/null
+  else
+    echo "deps: JavaScript tasks need jest in $js; run as root: scripts/deps.sh" >&2
+    exit 1
+  fi
 fi

@@ -8,6 +8,7 @@
 package exercism
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -18,6 +19,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -34,16 +36,29 @@ type Result struct {
 	Skipped map[string]map[string]int // exercises skipped, by language and reason
 }
 
-// runners are the languages whose tests run offline in the anchor's
-// sandbox, and their test commands.
-var runners = map[string]string{"go": "go test ./...", "python": "python3 -m pytest"}
+// runners are the languages whose tests the anchor scores offline in its
+// sandbox, and their test commands (the anchor runs its own command for
+// each; see anchor/runners.go): the agent runs these.
+var runners = map[string]string{
+	"go":         "go test ./...",
+	"python":     "python3 -m pytest",
+	"rust":       "cargo test -- --include-ignored",
+	"javascript": "npx jest",
+	"cpp":        "g++ -std=c++17 -DEXERCISM_RUN_ALL_TESTS -I. -o /tmp/tests *.cpp test/tests-main.cpp && /tmp/tests",
+	"java":       "gradle test",
+}
 
-// unsupported says why a language's exercises are skipped.
-var unsupported = map[string]string{
-	"rust":       "cargo is not in the sandbox (it lives under ~/.cargo, and crates would need the network)",
-	"javascript": "its tests need jest and babel installed by npm, and the sandbox has no network",
-	"cpp":        "its tests need CMake and a Catch2 build per exercise, not run by the anchor",
-	"java":       "its tests need Gradle and JUnit from the network",
+// unskip takes out of a language's test files what skips a test until the
+// student removes it, as exercism's own test runners do, so that every
+// hidden test runs (Rust's #[ignore] and C++'s EXERCISM_RUN_ALL_TESTS are
+// the runner's to lift), and C++'s benchmark, which checks nothing.
+var unskip = map[string]struct {
+	skip *regexp.Regexp
+	with string
+}{
+	"javascript": {regexp.MustCompile(`\bx(test|it)\(`), "$1("},
+	"java":       {regexp.MustCompile(`@Disabled\b(\s*\([^)]*\))?`), ""},
+	"cpp":        {regexp.MustCompile(`(?s)#if defined\(EXERCISM_INCLUDE_BENCHMARK\).*?#endif\n?`), ""},
 }
 
 // config is the part of .meta/config.json the import reads.
@@ -97,7 +112,7 @@ func Import(dir, out string) (Result, error) {
 		res.Written[lang]++
 	}
 	if len(res.Written) == 0 {
-		return res, fmt.Errorf("no exercise of %s could be imported (%s); Go and Python exercises can", dir, summary(res))
+		return res, fmt.Errorf("no exercise of %s could be imported (%s); Go, Python, Rust, JavaScript, C++ and Java exercises can", dir, summary(res))
 	}
 	return res, os.Rename(tmp, out)
 }
@@ -186,9 +201,6 @@ func split(name string) string {
 func build(lang, ex string) (map[string][]byte, string) {
 	command, ok := runners[lang]
 	if !ok {
-		if why, known := unsupported[lang]; known {
-			return nil, why
-		}
 		return nil, "no test runner for " + lang + " in the sandbox"
 	}
 	// Every file is read from the exercise's tree, which holds regular files
@@ -224,16 +236,40 @@ func build(lang, ex string) (map[string][]byte, string) {
 		if !ok {
 			return nil, "a test file named in .meta/config.json is missing"
 		}
+		if u, ok := unskip[lang]; ok {
+			body = u.skip.ReplaceAll(body, []byte(u.with))
+		}
 		task["hidden/"+name] = body
+	}
+	for name, body := range tree {
+		if lang == "cpp" && strings.HasPrefix(name, "test/") { // Catch2 and its main, the task's own
+			task["hidden/"+name] = body
+		}
+		// Java's reference tree mirrors src/main, its config naming only
+		// some; a file the stub already holds as it is stays the stub's.
+		rest, ok := strings.CutPrefix(name, ".meta/src/reference/")
+		if ok && lang == "java" && !bytes.Equal(tree["src/main/"+rest], body) {
+			task["reference/src/main/"+rest] = body
+		}
 	}
 	for i, name := range examples {
 		body, ok := tree[name]
 		if !ok {
 			return nil, "an example file named in .meta/config.json is missing"
 		}
-		target := path.Base(name) // an example stands in for the solution file of its name, or of its place
-		if _, stub := tree[target]; !stub && i < len(cfg.Files.Solution) {
+		// An example stands in for the solution file of its name, or of its
+		// place; Java's reference tree mirrors src/main.
+		target := path.Base(name)
+		if rest, ok := strings.CutPrefix(name, ".meta/src/reference/"); ok {
+			target = "src/main/" + rest
+		} else if _, stub := tree[target]; !stub && i < len(cfg.Files.Solution) {
 			target = cfg.Files.Solution[i]
+			for _, sol := range cfg.Files.Solution { // C++: example.h is the header, whatever the order
+				if path.Ext(sol) == path.Ext(name) {
+					target = sol
+					break
+				}
+			}
 		}
 		task["reference/"+target] = body
 	}

@@ -14,7 +14,7 @@ import (
 
 // A miniature exercism tree, written for this test: a Go and a Python
 // exercise of one name (so both land in one split), a second Python one,
-// and a Rust one that is skipped.
+// a Java one, and one in a language no runner scores, skipped.
 func miniTree(t *testing.T, layout string) string {
 	t.Helper()
 	root := t.TempDir()
@@ -43,9 +43,23 @@ func miniTree(t *testing.T, layout string) string {
 		"python/exercises/practice/echo/test_echo.py":          "from echo import twice\n\n\ndef test_twice():\n    assert twice('ab') == 'abab'\n",
 		"go/exercises/practice/tester/.meta/.skip_tests":       "",
 		"go/exercises/practice/tester/.meta/config.json":       goConfig,
-		"rust/exercises/practice/tally/.docs/instructions.md":  "# Tally\n",
-		"rust/exercises/practice/tally/.meta/config.json":      `{"files": {"solution": ["src/lib.rs"], "test": ["tests/tally.rs"], "example": [".meta/example.rs"]}}`,
-		"rust/exercises/practice/tally/Cargo.toml":             "[package]\nname = \"tally\"\n",
+		"cobol/exercises/practice/tally/.docs/instructions.md": "# Tally\n",
+		"cobol/exercises/practice/tally/.meta/config.json":     goConfig,
+		"java/exercises/practice/tally/.docs/instructions.md":  "# Tally\n\nCount the marks `|` in a string.\n",
+		"java/exercises/practice/tally/.meta/config.json": `{"files": {"solution": ["src/main/java/Tally.java"], ` +
+			`"test": ["src/test/java/TallyTest.java"], "example": [".meta/src/reference/java/Tally.java"]}}`,
+		"java/exercises/practice/tally/.meta/src/reference/java/Tally.java": "public class Tally {\n" +
+			"    public static int count(String s) { return Marks.in(s); }\n}\n",
+		"java/exercises/practice/tally/.meta/src/reference/java/Marks.java": "class Marks {\n" +
+			"    static int in(String s) { return (int) s.chars().filter(c -> c == '|').count(); }\n}\n",
+		"java/exercises/practice/tally/src/main/java/Tally.java": "public class Tally {\n" +
+			"    public static int count(String s) { return 0; }\n}\n",
+		"java/exercises/practice/tally/src/test/java/TallyTest.java": "import org.junit.jupiter.api.Disabled;\n" +
+			"import org.junit.jupiter.api.Test;\n\nimport static org.assertj.core.api.Assertions.assertThat;\n\n" +
+			"public class TallyTest {\n    @Test\n    public void none() {\n        assertThat(Tally.count(\"\")).isEqualTo(0);\n    }\n\n" +
+			"    @Disabled(\"Remove to run test\")\n    @Test\n    public void two() {\n" +
+			"        assertThat(Tally.count(\"| |\")).isEqualTo(2);\n    }\n}\n",
+		"java/exercises/practice/tally/build.gradle": "apply plugin: 'java'\n",
 	}
 	for name, body := range files {
 		if layout == "track" { // one track: the python folder's contents at the root
@@ -76,11 +90,23 @@ func TestImportPolyglot(t *testing.T) {
 	var table bytes.Buffer
 	res.Print(&table)
 	t.Log("\n" + table.String())
-	if res.Written["go"] != 1 || res.Written["python"] != 2 || res.Skipped["rust"][unsupported["rust"]] != 1 || len(res.Skipped["go"]) != 1 {
-		t.Errorf("written %v, skipped %v; want go 1 (and 1 skipped: .skip_tests), python 2, rust skipped with its reason", res.Written, res.Skipped)
+	if res.Written["go"] != 1 || res.Written["python"] != 2 || res.Written["java"] != 1 || len(res.Skipped["go"]) != 1 {
+		t.Errorf("written %v, skipped %v; want go 1 (and 1 skipped: .skip_tests), python 2, java 1", res.Written, res.Skipped)
 	}
-	if !strings.Contains(table.String(), "cargo is not in the sandbox") {
-		t.Errorf("the table does not say why rust was skipped:\n%s", table.String())
+	if !strings.Contains(table.String(), "no test runner for cobol in the sandbox") {
+		t.Errorf("the table does not say why cobol was skipped:\n%s", table.String())
+	}
+	// Java: every hidden test runs, and the reference tree lands in src/main.
+	javaTask := filepath.Join(out, split("tally"), "java-tally")
+	hidden, _ := os.ReadFile(filepath.Join(javaTask, "hidden/src/test/java/TallyTest.java"))
+	public, _ := os.ReadFile(filepath.Join(javaTask, "repo/src/test/java/TallyTest.java"))
+	if strings.Contains(string(hidden), "@Disabled") || !strings.Contains(string(public), "@Disabled") {
+		t.Errorf("the hidden Java tests should run all, the public ones stay as shipped:\n%s", hidden)
+	}
+	for _, want := range []string{"reference/src/main/java/Tally.java", "reference/src/main/java/Marks.java"} {
+		if _, err := os.Stat(filepath.Join(javaTask, want)); err != nil {
+			t.Errorf("java-tally: %v", err)
+		}
 	}
 	goTask, pyTask := filepath.Join(out, split("tally"), "go-tally"), filepath.Join(out, split("tally"), "python-tally")
 	for _, want := range []string{"repo/tally.go", "repo/tally_test.go", "repo/cases_test.go", "repo/go.mod", "hidden/tally_test.go", "reference/tally.go"} {
@@ -121,7 +147,7 @@ func TestImportPolyglot(t *testing.T) {
 	var report bytes.Buffer
 	results, err := tasks.Validate(context.Background(), out, 2, &report)
 	t.Log("\n" + report.String())
-	if err != nil || len(results) != 3 {
+	if err != nil || len(results) != 4 {
 		t.Fatalf("validate: %v, %d results", err, len(results))
 	}
 	for _, r := range results {
