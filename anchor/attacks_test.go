@@ -45,7 +45,7 @@ import (
 //	run by: TestX         played by a test of its own, which checks the outcome
 //	task: sum             addTask (the default), "two packages" or "junit";
 //	                      or a language's (langs_test.go): "cargo", "jest",
-//	                      "catch2", "junit5" (add subtracts; 1 of 3 passes)
+//	                      "catch2", "junit5" (add is wrong: 0 of 3 pass)
 //	command: ...          the task's test command
 //	model: <name>         a scripted upstream of models (below)
 //	memory: 256 MiB       the anchor's settings: also run disk, budget

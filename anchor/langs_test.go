@@ -10,14 +10,14 @@ import (
 
 // Rust, JavaScript, C++ and Java tasks scored by the anchor's own runners
 // (runners.go), through ScoreTree and the real bubblewrap sandbox. In each
-// language add subtracts; of three hidden tests (one of them skipped as
-// exercism ships it: ignored, xtest, disabled, behind a define) the buggy
-// code passes one (add(0, 0)) and the fix all three. The attacks on each
+// language add is wrong (a - b + 1); of three hidden tests (one of them
+// skipped as exercism ships it: ignored, xtest, disabled, behind a define)
+// the buggy code passes none and the fix all three. The attacks on each
 // runner are archives (testdata/attacks/runners-*, canary-cargo-*, ...,
 // played on these tasks); the forgers here plant files whose names begin
 // with a dot, which the archives' planter, a harness snapshot, cannot
 // carry. Each would score 3/3 (or be caught) if what it planted were read:
-// it scores what the buggy code earns.
+// it scores what the buggy code earns, 0.
 
 type langTask struct {
 	runner  string
@@ -39,7 +39,7 @@ var langTasks = []langTask{{
 	runner: "cargo", test: "cargo test", needs: []string{rustRoot() + "/bin/cargo"},
 	repo: map[string]string{
 		"Cargo.toml": "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n",
+		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    a - b + 1\n}\n",
 		"tests/calc.rs": "use calc::*;\n\n#[test]\nfn zero() {\n    assert_eq!(add(0, 0), 0);\n}\n\n" +
 			"#[test]\n#[ignore]\nfn two() {\n    assert_eq!(add(1, 1), 2);\n}\n\n" +
 			"mod more {\n    use calc::*;\n    #[test]\n    #[ignore]\n    fn negative() {\n" +
@@ -56,7 +56,7 @@ var langTasks = []langTask{{
 	runner: "jest", test: "npx jest", needs: []string{"/usr/lib/ratchet-js/node_modules/jest/bin/jest.js"},
 	repo: map[string]string{
 		"package.json": "{\"name\": \"calc\", \"private\": true}\n",
-		"calc.js":      "export const add = (a, b) => a - b;\n",
+		"calc.js":      "export const add = (a, b) => a - b + 1;\n",
 		"calc.spec.js": "import { add } from './calc';\n\ndescribe('add', () => {\n" +
 			"  test('zero', () => {\n    expect(add(0, 0)).toEqual(0);\n  });\n\n" +
 			"  xtest('two', () => {\n    expect(add(1, 1)).toEqual(2);\n  });\n\n" +
@@ -73,7 +73,7 @@ var langTasks = []langTask{{
 	needs: []string{"/usr/bin/g++", "/usr/include/catch2/catch.hpp"},
 	repo: map[string]string{
 		"calc.h":   "#pragma once\nint add(int a, int b);\n",
-		"calc.cpp": "#include \"calc.h\"\nint add(int a, int b) { return a - b; }\n",
+		"calc.cpp": "#include \"calc.h\"\nint add(int a, int b) { return a - b + 1; }\n",
 		"calc_test.cpp": "#include \"calc.h\"\n#include \"test/catch.hpp\"\n\nTEST_CASE(\"zero\") {\n" +
 			"    REQUIRE(add(0, 0) == 0);\n}\n\n#if defined(EXERCISM_RUN_ALL_TESTS)\nTEST_CASE(\"two\") {\n" +
 			"    REQUIRE(add(1, 1) == 2);\n}\n\nTEST_CASE(\"negative\") {\n    REQUIRE(add(-1, -2) == -3);\n}\n#endif\n",
@@ -90,7 +90,7 @@ var langTasks = []langTask{{
 		"/usr/share/java/assertj-core.jar"},
 	repo: map[string]string{
 		"build.gradle":            "apply plugin: 'java'\n",
-		"src/main/java/Calc.java": "public class Calc {\n    public static int add(int a, int b) {\n        return a - b;\n    }\n}\n",
+		"src/main/java/Calc.java": "public class Calc {\n    public static int add(int a, int b) {\n        return a - b + 1;\n    }\n}\n",
 		"src/test/java/CalcTest.java": "import org.junit.jupiter.api.Disabled;\nimport org.junit.jupiter.api.Test;\n\n" +
 			"import static org.assertj.core.api.Assertions.assertThat;\n\npublic class CalcTest {\n" +
 			"    @Test\n    public void zero() {\n        assertThat(Calc.add(0, 0)).isEqualTo(0);\n    }\n\n" +
@@ -190,8 +190,8 @@ func TestLanguageRunners(t *testing.T) {
 		t.Run(lt.runner, func(t *testing.T) {
 			t.Parallel()
 			task := lt.write(t)
-			if s := scoreLang(t, task, nil); s.Passed != 1 || s.Total != 3 || s.Outcome != "" {
-				t.Errorf("the buggy tree scored %d/%d %q %s, want 1/3", s.Passed, s.Total, s.Outcome, s.Error)
+			if s := scoreLang(t, task, nil); s.Passed != 0 || s.Total != 3 || s.Outcome != "" {
+				t.Errorf("the buggy tree scored %d/%d %q %s, want 0/3", s.Passed, s.Total, s.Outcome, s.Error)
 			}
 			s := scoreLang(t, task, lt.fix)
 			if s.Passed != 3 || s.Total != 3 || s.Outcome != "" {
@@ -205,8 +205,8 @@ func TestLanguageRunners(t *testing.T) {
 				t.Errorf("the stored report counts %d/%d %q again", again.Passed, again.Total, again.Outcome)
 			}
 			for name, files := range lt.forgers {
-				if s := scoreLang(t, task, files); s.Passed > 1 || s.Total != 3 || s.Outcome != "" {
-					t.Errorf("%s: scored %d/%d %q %s, want the buggy tree's 1/3", name, s.Passed, s.Total, s.Outcome, s.Error)
+				if s := scoreLang(t, task, files); s.Passed != 0 || s.Total != 3 || s.Outcome != "" {
+					t.Errorf("%s: scored %d/%d %q %s, want the buggy tree's 0/3", name, s.Passed, s.Total, s.Outcome, s.Error)
 				}
 			}
 		})

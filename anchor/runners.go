@@ -44,9 +44,9 @@ const pytestReport = ".anchor-pytest.xml"
 // configuration file, the task root put on sys.path as python3 -m pytest
 // there would, and a test file that does not import failing its own tests
 // only; the agent's conftest.py files are gone with its other test files.
-// cargo runs each hidden integration test file offline, ignored tests
-// included, with the task's Cargo.toml and no build script or .cargo of the
-// agent's. jest runs the anchor's configuration (no config file, babel
+// cargo runs each hidden integration test file offline, every feature of
+// the task's Cargo.toml on and ignored tests included, with no build script
+// or .cargo of the agent's. jest runs the anchor's configuration (no config file, babel
 // config or setup file of the tree's is read). Catch2 tests are compiled by
 // g++ with the tree's sources and the task's main, no build file read. JUnit
 // tests are compiled by javac and run by the console launcher.
@@ -64,12 +64,12 @@ var runners = []runner{{
 }, {
 	name: "cargo", command: regexp.MustCompile(`^\s*cargo test(\s|$)`),
 	test:   regexp.MustCompile(`^tests/[^/]+\.rs$`),
-	def:    regexp.MustCompile(`#\[test\]\s*(?:#\[[^\]]*\]\s*)*fn (\w+)`),
+	def:    regexp.MustCompile(`#\[test\]\s*(?:(?:#\[[^\]]*\]|//[^\n]*)\s*)*fn (\w+)`),
 	owned:  regexp.MustCompile(`^(Cargo\.(toml|lock)|build\.rs|\.cargo/.*|rust-toolchain(\.toml)?)$`),
 	canary: "\n#[test]\nfn %s() {\n    let n = \"%[1]s\".len();\n    assert_eq!(n * %d, n * %[2]d + 1);\n}\n",
 	script: `export CARGO_HOME=/tmp/cargo CARGO_TARGET_DIR=/tmp/target RUSTC_BOOTSTRAP=1; for f; do ` +
 		`f=${f#tests/}; cargo test -q --offline --config 'source.crates-io.replace-with="deb"' ` +
-		`--config 'source.deb.directory="/usr/share/cargo/registry"' --test "${f%.rs}" -- ` +
+		`--config 'source.deb.directory="/usr/share/cargo/registry"' --all-features --test "${f%.rs}" -- ` +
 		`--include-ignored -Z unstable-options --format json >> .anchor-cargo.json; done`,
 	report: ".anchor-cargo.json", cases: cargoCases,
 }, {
@@ -77,7 +77,7 @@ var runners = []runner{{
 	test: regexp.MustCompile(`\.(spec|test)\.[jt]sx?$`),
 	def:  regexp.MustCompile(`(?m)^\s*x?(?:test|it)\(\s*['"\x60](.*?)['"\x60],`),
 	owned: regexp.MustCompile(`(^|/)(package\.json|\.babelrc.*|babel\.config\..*|jest\.config\..*)$` +
-		`|(^|/)node_modules/`),
+		`|(^|/)(node_modules|__mocks__)/`),
 	canary: "\ntest('%s', () => {\n  const n = '%[1]s'.length;\n  expect(n * %d).toEqual(n * %[2]d + 1);\n});\n",
 	script: `exec node ` + jsModules + `/jest/bin/jest.js --ci --watchman=false --cacheDirectory=/tmp/jest ` +
 		`--json --outputFile=.anchor-jest.json --config '{"rootDir": "/work/task", "transform": {"\\.[jt]sx?$": ` +
@@ -93,7 +93,7 @@ var runners = []runner{{
 	script: `for f in *.cpp; do case $f in *_test.cpp) ;; *) set -- "$@" "$f";; esac; done; ` +
 		`g++ -std=c++17 -DEXERCISM_RUN_ALL_TESTS -I. -o /tmp/tests "$@" test/tests-main.cpp && ` +
 		`/tmp/tests -r junit -o .anchor-catch2.xml`,
-	report: ".anchor-catch2.xml", cases: junitCut("/"),
+	report: ".anchor-catch2.xml", cases: junitCases,
 }, {
 	name: "junit", command: regexp.MustCompile(`^\s*(gradle|\./gradlew|mvn)\s+test(\s|$)`),
 	test:  regexp.MustCompile(`^src/test/java/.*\.java$`),
@@ -105,9 +105,9 @@ var runners = []runner{{
 		`-cp $J/junit-jupiter-api.jar:$J/junit-jupiter-params.jar:$J/assertj-core.jar:$J/apiguardian-api.jar:` +
 		`$J/opentest4j.jar ` +
 		`$(find src -name '*.java') && java -jar $J/junit-platform-console-standalone.jar --disable-banner ` +
-		`-cp $J/assertj-core.jar:/tmp/classes --scan-class-path --reports-dir=/tmp/junit; ` +
+		`-cp $J/assertj-core.jar:/tmp/classes --scan-class-path /tmp/classes --reports-dir=/tmp/junit; ` +
 		`cat /tmp/junit/TEST-junit-jupiter.xml > .anchor-junit.xml`,
-	report: ".anchor-junit.xml", cases: junitCut("("),
+	report: ".anchor-junit.xml", cases: javaCases,
 }}
 
 // runner is the runner that scores t, or nil: by its command, or, once
@@ -167,6 +167,9 @@ func (r *runner) count(report []byte, keys map[string]bool) Scored {
 	}
 	for _, c := range cases {
 		key := c.File + " " + strings.Split(c.Name, "[")[0]
+		for _, known := keys[key]; !known && strings.Contains(key, "/"); _, known = keys[key] {
+			key = key[:strings.LastIndex(key, "/")] // Catch2 names a section after its case: case/section
+		}
 		_, seen := passed[key]
 		passed[key] = (passed[key] || !seen) && c.Failure == nil && c.Error == nil && c.Skipped == nil
 		passedIn[c.File] = passedIn[c.File] || passed[key]
@@ -193,18 +196,14 @@ func junitCases(report []byte) ([]testCase, error) {
 	return append(doc.Cases, doc.Top...), err
 }
 
-// junitCut reads a JUnit XML report whose names say more after sep than
-// the test's name: the console launcher's name a method with its
-// parameters, name(args); Catch2's a section after its test case,
-// case/section.
-func junitCut(sep string) func([]byte) ([]testCase, error) {
-	return func(report []byte) ([]testCase, error) {
-		cases, err := junitCases(report)
-		for i, c := range cases {
-			cases[i].Name, _, _ = strings.Cut(c.Name, sep)
-		}
-		return cases, err
+// javaCases reads the console launcher's JUnit XML report, which names a
+// method with its parameters: name(args).
+func javaCases(report []byte) ([]testCase, error) {
+	cases, err := junitCases(report)
+	for i, c := range cases {
+		cases[i].Name, _, _ = strings.Cut(c.Name, "(")
 	}
+	return cases, err
 }
 
 // cargoCases reads libtest's JSON events, a test's name the last part of

@@ -20,15 +20,19 @@ command -v npm >/dev/null || need+=(npm)
 [ -n "${RATCHET_NO_BROWSER:-}" ] || command -v chromium >/dev/null || need+=(chromium)
 # The anchor scores the polyglot benchmark's other languages by its own
 # runners (anchor/runners.go), offline in the sandbox: C++ by g++ with the
-# exercises' Catch2, Java by javac and JUnit 5 with AssertJ, Rust by cargo
-# with the crates Debian packages (the two the benchmark's exercises use),
+# exercises' Catch2 (the tests use Debian's for a header), Java by javac and JUnit 5 with AssertJ, Rust by cargo
+# with the crates Debian packages (those of the benchmark's exercises that
+# Debian has in a version they take),
 # JavaScript by jest and babel from npm, below.
 command -v g++ >/dev/null || need+=(g++)
 [ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
+# Boost.DateTime: two C++ exercises (gigasecond, meetup) include it.
+[ -d /usr/include/boost/date_time ] || need+=(libboost-date-time-dev)
 command -v javac >/dev/null || need+=(default-jdk-headless)
 [ -f /usr/share/java/junit-platform-console-standalone.jar ] || need+=(junit5)
 [ -f /usr/share/java/assertj-core.jar ] || need+=(libassertj-core-java)
 compgen -G '/usr/share/cargo/registry/anyhow-1*' >/dev/null || need+=(librust-anyhow-dev)
+compgen -G '/usr/share/cargo/registry/thiserror-1*' >/dev/null || need+=(librust-thiserror-dev)
 compgen -G '/usr/share/cargo/registry/time-0.3*' >/dev/null || need+=(librust-time-dev)
 root=false
 [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null && root=true

@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -225,11 +226,17 @@ func build(lang, ex string) (map[string][]byte, string) {
 			return nil, ".meta/config.json names a file outside the exercise"
 		}
 	}
+	if why := offline(lang, tree); why != "" {
+		return nil, why
+	}
 	task := map[string][]byte{}
 	for name, body := range tree {
 		if top := strings.Split(name, "/")[0]; !strings.HasPrefix(top, ".") {
 			task["repo/"+name] = body
 		}
+	}
+	if b, ok := tree[".meta/Cargo-example.toml"]; ok && lang == "rust" { // the crates its example uses
+		task["repo/Cargo.toml"] = b
 	}
 	for _, name := range cfg.Files.Test {
 		body, ok := tree[name]
@@ -280,6 +287,75 @@ func build(lang, ex string) (map[string][]byte, string) {
 	task["task.toml"] = fmt.Appendf(nil, "prompt = %s\ntest = %s\ngroup = %s\n", tasks.TOMLString(prompt),
 		tasks.TOMLString(command), tasks.TOMLString(filepath.Base(ex)))
 	return task, ""
+}
+
+// cargoRegistry is where Debian's packaged crates are, the one registry
+// the anchor's cargo reads (offline).
+var cargoRegistry = "/usr/share/cargo/registry"
+
+var (
+	gradleDep = regexp.MustCompile(`(?m)^\s*(?:implementation|compile|api|runtimeOnly)\s*\(?\s*["']([^"']+)["']`)
+	crateDep  = regexp.MustCompile(`(?m)^([A-Za-z0-9_-]+)\s*=\s*(?:"([^"]+)"|\{[^}\n]*version\s*=\s*"([^"]+)")`)
+)
+
+// offline says why an exercise's code needs what the sandbox cannot have:
+// a Java library from Maven Central beside JUnit and AssertJ, or a crate
+// its Rust example (.meta/Cargo-example.toml, else the stub's Cargo.toml)
+// uses of which Debian packages no compatible version. "" when it needs
+// nothing more.
+func offline(lang string, tree map[string][]byte) string {
+	switch lang {
+	case "java":
+		if m := gradleDep.FindSubmatch(tree["build.gradle"]); m != nil {
+			return "its code needs a library from Maven Central (" + string(m[1]) + "), which the sandbox does not have"
+		}
+	case "rust":
+		toml, ok := tree[".meta/Cargo-example.toml"]
+		if !ok {
+			toml = tree["Cargo.toml"]
+		}
+		_, deps, _ := strings.Cut(string(toml), "[dependencies]")
+		deps, _, _ = strings.Cut(deps, "\n[")
+		var missing []string
+		for _, m := range crateDep.FindAllStringSubmatch(deps, -1) {
+			if want := m[2] + m[3]; !packaged(m[1], want) {
+				missing = append(missing, m[1]+" "+want)
+			}
+		}
+		if len(missing) > 0 {
+			return "its example needs crates Debian packages no compatible version of, and the sandbox has no network: " +
+				strings.Join(missing, ", ")
+		}
+	}
+	return ""
+}
+
+// packaged says whether the registry holds a version of crate that cargo
+// takes for the requirement want (a caret requirement, "1.0" or "0.4.4":
+// the same leftmost non-zero part, and no older).
+func packaged(crate, want string) bool {
+	dirs, _ := filepath.Glob(filepath.Join(cargoRegistry, crate+"-[0-9]*"))
+	w := version(want)
+	for _, d := range dirs {
+		v := version(strings.TrimPrefix(filepath.Base(d), crate+"-"))
+		i := 0
+		for i < 2 && w[i] == 0 { // the part that must match: the first non-zero, or the third
+			i++
+		}
+		if slices.Equal(v[:i+1], w[:i+1]) && slices.Compare(v[:], w[:]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// version reads major.minor.patch, missing parts 0.
+func version(s string) [3]int {
+	var v [3]int
+	for i, part := range strings.SplitN(s, ".", 3) {
+		v[i], _ = strconv.Atoi(strings.TrimLeft(part, "^=~ "))
+	}
+	return v
 }
 
 // instructions is the exercise's prompt: its instructions, their appendix,

@@ -287,3 +287,35 @@ func TestImportStaysInsideItsFolders(t *testing.T) {
 		}
 	}
 }
+
+// An exercise whose code needs what the sandbox cannot have offline is
+// skipped with the reason: a Java library from Maven Central, or a crate
+// Debian packages in no version the example's requirement takes.
+func TestOfflineNeeds(t *testing.T) {
+	reg := t.TempDir()
+	for _, d := range []string{"anyhow-1.0.69", "num-traits-0.2.15", "rand-0.8.5", "time-0.3.9", "time-macros-0.2.4"} {
+		os.MkdirAll(filepath.Join(reg, d), 0o755)
+	}
+	old := cargoRegistry
+	cargoRegistry = reg
+	defer func() { cargoRegistry = old }()
+	for _, c := range []struct {
+		lang, file, body string
+		why                string // a phrase of the reason, "" for none
+	}{
+		{"rust", "Cargo.toml", "[package]\nname = \"x\"\n\n[dependencies]\ntime = \"0.3\"\n", ""},
+		{"rust", "Cargo.toml", "[package]\nname = \"x\"\n\n[dependencies]\nanyhow = { version = \"1.0\" }\n", ""},
+		{"rust", ".meta/Cargo-example.toml", "[dependencies]\nnum-traits = \"0.2.16\"\n", "num-traits 0.2.16"},
+		{"rust", ".meta/Cargo-example.toml", "[dependencies]\nrand = \"0.3.12\"\n", "rand 0.3.12"},
+		{"rust", ".meta/Cargo-example.toml", "[dependencies]\ntime = \"0.3.1\"\n\n[dev-dependencies]\nregex = \"1\"\n", ""},
+		{"rust", "Cargo.toml", "[package]\nname = \"x\"\n", ""},
+		{"java", "build.gradle", "dependencies {\n    implementation \"org.json:json:20190722\"\n" +
+			"    testImplementation \"org.assertj:assertj-core:3.25.1\"\n}\n", "org.json:json"},
+		{"java", "build.gradle", "dependencies {\n    testImplementation \"org.junit.jupiter:junit-jupiter\"\n}\n", ""},
+	} {
+		why := offline(c.lang, map[string][]byte{c.file: []byte(c.body)})
+		if c.why == "" && why != "" || c.why != "" && !strings.Contains(why, c.why) {
+			t.Errorf("%s %s %q: %q, want a reason naming %q", c.lang, c.file, c.body, why, c.why)
+		}
+	}
+}
