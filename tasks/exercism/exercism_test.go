@@ -301,7 +301,7 @@ func TestOfflineNeeds(t *testing.T) {
 	defer func() { cargoRegistry = old }()
 	for _, c := range []struct {
 		lang, file, body string
-		why                string // a phrase of the reason, "" for none
+		why              string // a phrase of the reason, "" for none
 	}{
 		{"rust", "Cargo.toml", "[package]\nname = \"x\"\n\n[dependencies]\ntime = \"0.3\"\n", ""},
 		{"rust", "Cargo.toml", "[package]\nname = \"x\"\n\n[dependencies]\nanyhow = { version = \"1.0\" }\n", ""},
