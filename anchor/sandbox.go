@@ -62,16 +62,11 @@ var goEnv = sync.OnceValues(func() (string, string) {
 	return lines[0], lines[1]
 })
 
-// rustRoot is the Rust toolchain's root, its cargo and rustc in bin/: the
-// one rustc on PATH (rustup's, under the home) names; "" for the system's.
+// rustRoot is the Rust toolchain's root, its cargo and rustc in bin/, as
+// the rustc on PATH names it (rustup's, under a home); "" for the system's.
 var rustRoot = sync.OnceValue(func() string {
-	home, _ := os.UserHomeDir()
-	for _, rustc := range []string{"rustc", filepath.Join(home, ".cargo/bin/rustc")} {
-		if out, err := exec.Command(rustc, "--print", "sysroot").Output(); err == nil {
-			return strings.TrimSuffix(strings.TrimSpace(string(out)), "/usr")
-		}
-	}
-	return ""
+	out, _ := exec.Command("rustc", "--print", "sysroot").Output()
+	return strings.TrimSuffix(strings.TrimSpace(string(out)), "/usr")
 })
 
 func (b *Box) args() []string {
