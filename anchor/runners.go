@@ -79,10 +79,10 @@ var runners = []runner{{
 	owned: regexp.MustCompile(`(^|/)(package\.json|\.babelrc.*|babel\.config\..*|jest\.config\..*)$` +
 		`|(^|/)(node_modules|__mocks__)/`),
 	canary: "\ntest('%s', () => {\n  const n = '%[1]s'.length;\n  expect(n * %d).toEqual(n * %[2]d + 1);\n});\n",
-	script: `exec node ` + jsModules + `/jest/bin/jest.js --ci --watchman=false --cacheDirectory=/tmp/jest ` +
-		`--json --outputFile=.anchor-jest.json --config '{"rootDir": "/work/task", "transform": {"\\.[jt]sx?$": ` +
-		`["` + jsModules + `/babel-jest/build/index.js", {"babelrc": false, "configFile": false, "presets": ` +
-		`[["` + jsModules + `/@babel/preset-env", {"targets": {"node": "current"}}]]}]}}' --runTestsByPath "$@"`,
+	script: `exec node ` + jsModules + `/jest/bin/jest.js --ci --testTimeout=60000 --json ` +
+		`--outputFile=.anchor-jest.json --config '{"rootDir": "/work/task", "transform": {"\\.[jt]sx?$": ["` +
+		jsModules + `/babel-jest/build/index.js", {"babelrc": false, "configFile": false, "presets": [["` +
+		jsModules + `/@babel/preset-env", {"targets": {"node": "current"}}]]}]}}' --runTestsByPath "$@"`,
 	report: ".anchor-jest.json", cases: jestCases,
 }, {
 	name: "catch2", command: regexp.MustCompile(`^\s*(g|c)\+\+\s`),
