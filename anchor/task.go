@@ -140,13 +140,14 @@ func unescape(raw string) (string, error) {
 // reports JSON and starts each test binary through /opt/score/hide (see
 // compileTests).
 func (t Task) ScoreCommand() string {
-	if !t.goTest() { // a runner's command, whose cargo test is no go test
+	if !t.goTest() { // a runner's command, or no go test at all
 		return t.Test
 	}
-	return strings.ReplaceAll(t.Test, "go test", "go test -json -exec /opt/score/hide")
+	// " go test": a go test that begins a word, as cargo test's does not
+	return strings.ReplaceAll(" "+t.Test, " go test", " go test -json -exec /opt/score/hide")[1:]
 }
 
 // goTest tells a task whose tests are counted from go test's JSON events.
 func (t Task) goTest() bool {
-	return t.JUnit == "" && t.runner() == nil && strings.Contains(t.Test, "go test")
+	return t.JUnit == "" && t.runner() == nil && strings.Contains(" "+t.Test, " go test")
 }

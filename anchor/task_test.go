@@ -111,6 +111,17 @@ func TestLoadTask(t *testing.T) {
 	if task.Group != "t1" {
 		t.Errorf("group = %q, want the task's id when task.toml names none", task.Group)
 	}
+	// cargo test inside a longer command is no go test (and no runner's task).
+	for command, want := range map[string]string{
+		"cd x && cargo test":    "cd x && cargo test",
+		"cd . && go test ./...": "cd . && go test -json -exec /opt/score/hide ./...",
+		"MODE=1 go test ./a; go test ./b": "MODE=1 go test -json -exec /opt/score/hide ./a; " +
+			"go test -json -exec /opt/score/hide ./b",
+	} {
+		if got := (Task{Test: command}).ScoreCommand(); got != want {
+			t.Errorf("%q scores as %q, want %q", command, got, want)
+		}
+	}
 	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("prompt = \"x\"\ntest = \"y\"\ngroup = \"sum\"\n"), 0o644)
 	if task, err := LoadTask(dir); err != nil || task.Group != "sum" {
 		t.Errorf("group = %q (%v), want sum", task.Group, err)
