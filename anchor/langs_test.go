@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,7 @@ var okEvents = "{ \"type\": \"test\", \"event\": \"ok\", \"name\": \"zero\" }\n"
 var catchMain = "#define CATCH_CONFIG_MAIN\n#include \"catch.hpp\"\n"
 
 var langTasks = []langTask{{
-	runner: "cargo", test: "cargo test", needs: []string{rustRoot() + "/bin/cargo"},
+	runner: "cargo", test: "cargo test", needs: []string{cmp.Or(rustRoot(), "/usr") + "/bin/cargo"},
 	repo: map[string]string{
 		"Cargo.toml": "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
 		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    a - b + 1\n}\n",

@@ -62,11 +62,17 @@ var goEnv = sync.OnceValues(func() (string, string) {
 	return lines[0], lines[1]
 })
 
-// rustRoot is the Rust toolchain's root, its cargo and rustc in bin/, as
-// the rustc on PATH names it (rustup's, under a home); "" for the system's.
+// rustRoot is rustup's stable toolchain (its cargo and rustc in bin/),
+// found without running rustup, which would write a home of its own where
+// HOME points; "" when there is none, and a system cargo (Debian's) serves.
 var rustRoot = sync.OnceValue(func() string {
-	out, _ := exec.Command("rustc", "--print", "sysroot").Output()
-	return strings.TrimSuffix(strings.TrimSpace(string(out)), "/usr")
+	home, _ := os.UserHomeDir()
+	rustup := cmp.Or(os.Getenv("RUSTUP_HOME"), filepath.Join(home, ".rustup"))
+	roots, _ := filepath.Glob(filepath.Join(rustup, "toolchains", "stable-*"))
+	if len(roots) == 0 {
+		return ""
+	}
+	return roots[0]
 })
 
 func (b *Box) args() []string {
@@ -74,15 +80,17 @@ func (b *Box) args() []string {
 	a := []string{"--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL",
 		"--json-status-fd", "3", "--proc", "/proc", "--dev", "/dev",
 		"--size", strconv.Itoa(tmpSize), "--tmpfs", "/tmp", "--ro-bind", gr, gr, "--bind", b.Work, "/work"}
-	rust := rustRoot()
 	system := []string{"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec", "/usr/share/zoneinfo",
-		"/etc/alternatives", "/usr/include", "/usr/share/java", "/usr/share/cargo", cmp.Or(rust, "/usr/bin")}
+		"/etc/alternatives", "/usr/include", "/usr/share/java", "/usr/share/cargo"}
 	java, _ := filepath.Glob("/etc/java-*") // the JDK's security and logging settings
 	for _, d := range append(system, java...) {
 		a = append(a, "--ro-bind-try", d, d)
 	}
 	for _, l := range []string{"bin", "lib", "lib64", "sbin"} {
 		a = append(a, "--symlink", "usr/"+l, "/"+l)
+	}
+	if rust := rustRoot(); rust != "" { // at a path of its own: nothing of a home shows
+		a = append(a, "--ro-bind", rust, "/opt/rust")
 	}
 	if b.Opt != "" {
 		a = append(a, "--ro-bind", b.Opt, "/opt/score")
@@ -91,7 +99,7 @@ func (b *Box) args() []string {
 		a = append(a, "--ro-bind", b.Harness, "/opt/harness", "--bind", b.Socket, "/run/model.sock")
 		a = append(a, "--setenv", "MODEL_SOCKET", "/run/model.sock")
 	}
-	env := []string{"PATH", gr + "/bin:" + rust + "/bin:/usr/bin:/bin", "HOME", "/tmp", "TMPDIR", "/tmp",
+	env := []string{"PATH", gr + "/bin:/opt/rust/bin:/usr/bin:/bin", "HOME", "/tmp", "TMPDIR", "/tmp",
 		"LANG", "C.UTF-8",
 		"GOCACHE", "/cache", "GOPATH", "/tmp/go", "GOPROXY", "off", "GOTOOLCHAIN", "local", "GOTELEMETRY", "off",
 		"CGO_ENABLED", "0", "GOFLAGS", "-mod=mod"}
