@@ -149,7 +149,8 @@ func trackLanguage(dir, ex string) string {
 	if b, err := readRegular(filepath.Join(dir, "config.json")); err == nil && json.Unmarshal(b, &track) == nil && track.Slug != "" {
 		return track.Slug
 	}
-	for file, lang := range map[string]string{"go.mod": "go", "Cargo.toml": "rust", "package.json": "javascript"} {
+	for file, lang := range map[string]string{"go.mod": "go", "Cargo.toml": "rust", "package.json": "javascript",
+		"CMakeLists.txt": "cpp", "build.gradle": "java"} {
 		if _, err := os.Stat(filepath.Join(ex, file)); err == nil {
 			return lang
 		}
