@@ -28,7 +28,7 @@ import (
 type Anchor struct {
 	Home, Tasks, Keep, Runner         string
 	API, URL, ModelName, Options, key string
-	Jobs, Repeats, Looks              int
+	Jobs, Repeats, Looks, Survey      int
 	Budget, Memory                    int64
 	Alpha                             float64
 	Screen                            string // "on", or "off" for the full evaluation without the reply cache
@@ -145,6 +145,7 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	fs.Float64Var(&a.Alpha, "alpha", 0.05, "init: the gate's significance level, frozen (ANCHOR_ALPHA)")
 	fs.IntVar(&a.Looks, "looks", 2, "init: 1, or 2 to look again at a promising holdout, frozen (ANCHOR_LOOKS)")
 	fs.StringVar(&a.Screen, "screen", "on", "init: on, or off to evaluate in full, frozen (ANCHOR_SCREEN)")
+	fs.IntVar(&a.Survey, "survey", 1, "init: runs of the baseline per task and repeat, for the screen's order")
 	fs.StringVar(&o.harness, "harness", "", "init, run, eval, replay: a folder, a hash or head (default head)")
 	fs.StringVar(&o.task, "task", "", "run: a task folder")
 	fs.IntVar(&o.repeat, "repeat", 0, "run: the repeat index (the proxy sends it as the seed)")
@@ -179,9 +180,9 @@ func parse(cmd string, args []string, out io.Writer) (*Anchor, *options, error) 
 	case a.Screen != "on" && a.Screen != "off":
 		return nil, nil, fmt.Errorf("--screen / ANCHOR_SCREEN=%q: set it to on or off", a.Screen)
 	case a.Jobs < 1 || a.Budget < 1 || a.Memory < 1<<26 || a.Repeats < 1 || a.Alpha <= 0 || a.Alpha >= 1 ||
-		a.Looks < 1 || a.Looks > 2:
+		a.Looks < 1 || a.Looks > 2 || a.Survey < 1:
 		return nil, nil, errors.New("--jobs and --budget must be positive, --memory at least 64 MiB, " +
-			"--repeats at least 1, --alpha in (0, 1), --looks 1 or 2")
+			"--repeats and --survey at least 1, --alpha in (0, 1), --looks 1 or 2")
 	case cmd == "apply" && o.candidate == "":
 		return nil, nil, errors.New("anchor apply needs --candidate FILE.json; see anchor apply -h")
 	case (cmd == "snapshot" || cmd == "rollback" || cmd == "replay") && fs.NArg() != 1:

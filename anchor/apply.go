@@ -41,7 +41,16 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 	if err != nil {
 		return fmt.Errorf("record the frozen settings: %w", err)
 	}
-	return a.newHead(ctx, &Gen{Gen: 0, Hash: hash, Decision: "baseline", Reason: "hand-written baseline"})
+	g := &Gen{Gen: 0, Hash: hash, Decision: "baseline", Reason: "hand-written baseline"}
+	if err := a.newHead(ctx, g); err != nil {
+		return err
+	}
+	for _, s := range []string{"train", "holdout"} { // --survey: the runs tell the screen which tasks disagree
+		if _, err := a.evaluate(ctx, hash, s, nil, a.Repeats, (max(a.Survey, 1)-1)*a.Repeats, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // canAccept refuses, before init spends a token, a holdout of fewer groups
@@ -221,8 +230,10 @@ type screening struct {
 // compare evaluates incumbent and candidate on a split and decides through
 // GateRuns on their runs, grouped, on the complete split only; a run that
 // forged its score rejects. The incumbent comes first on both splits
-// (from the run cache, as a rule). Screening, the candidate then runs in
-// the generation's seeded order a batch at a time, and stops early to
+// (from the run cache, as a rule). Screening, the candidate then runs a
+// batch at a time in the generation's seeded order, the tasks it names
+// first and then by tiers (the ledger's runs of a task that disagree
+// first, those that always agreed last), and stops early to
 // reject: after its first train batch when none of its runs sent the model
 // anything new or scored other than the incumbent's (not activated), and
 // after any batch when Screen says acceptance is out of reach.
@@ -240,7 +251,11 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split strin
 		ids := slices.Sorted(maps.Keys(pre.Tasks))
 		rng := rand.New(rand.NewPCG(uint64(*g.Seed), uint64(len(s))))
 		rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-		named := func(id string) int { return b2i(!slices.Contains(sc.named, id)) }
+		tier, err := a.tiers(s, g.Hash)
+		if err != nil {
+			return "", err
+		}
+		named := func(id string) int { return 3*b2i(!slices.Contains(sc.named, id)) + tier[id] }
 		slices.SortStableFunc(ids, func(x, y string) int { return named(x) - named(y) })
 		sc.order[s] = ids
 		for _, id := range ids {
@@ -293,6 +308,30 @@ func (a *Anchor) compare(ctx context.Context, g *Gen, sc *screening, split strin
 	}
 	return a.lookAgain(ctx, g, sc)
 }
+
+// tiers ranks a split's tasks for the screen's order by what the ledger's
+// runs of them (any harness's but the candidate's, so that a resumed apply
+// keeps its order) say: 0 when their scores differ, where a change of
+// harness shows and noise lives; 1 when they agree over fewer than three
+// runs; 2 when three or more agree, a task every harness passes or fails
+// alike. ratchet plan ranks by the same query.
+func (a *Anchor) tiers(split, candidate string) (map[string]int, error) {
+	type tier struct {
+		id   string
+		rank int
+	}
+	ts, err := scan(a.db, func(t *tier) []any { return []any{&t.id, &t.rank} }, TiersQuery, split, candidate)
+	rank := map[string]int{}
+	for _, t := range ts {
+		rank[t.id] = t.rank
+	}
+	return rank, err
+}
+
+// TiersQuery is tiers' ranking: task_id and rank, given the split and the
+// candidate's hash.
+const TiersQuery = `SELECT task_id, (MIN(score) = MAX(score)) + (MIN(score) = MAX(score) AND COUNT(*) >= 3)
+	AS tier FROM runs WHERE split = ? AND harness_hash != ? AND outcome NOT IN ('', 'infra') GROUP BY task_id`
 
 // evidence records in g the gate's evidence on the runs of split evaluated
 // so far (Decide, over groups) and returns its rejection reason, or "", and

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -338,5 +339,37 @@ func TestModelServerDiesMidApply(t *testing.T) {
 	e.a.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE harness_hash = ? AND outcome = 'infra'`, g.Hash).Scan(&infra)
 	if cachable != 0 || infra == 0 {
 		t.Errorf("the candidate's runs: %d cachable (want 0), %d marked infra (want some)", cachable, infra)
+	}
+}
+
+// anchor init --survey 3 runs the baseline three times on every train and
+// holdout task (repeats 0 to 2), and generation 0's scores are still its
+// first repeat's, as the gate's K = 1 sees them.
+func TestInitSurveyRunsTheBaselineAgain(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	e := newEnv(t, repeat(coinModel("never"), 1<<10)...)
+	e.a.Survey = 3
+	addExitTask(t, e.suite, "train", "survey-t")
+	addExitTask(t, e.suite, "holdout", "survey-h")
+	if err := e.a.Init(ctx(), copyHarness(t)); err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	rows := must(e.a.db.Query(`SELECT task_id || ' ' || "repeat" FROM runs ORDER BY 1`))
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, s)
+	}
+	want := []string{"survey-h 0", "survey-h 1", "survey-h 2", "survey-t 0", "survey-t 1", "survey-t 2"}
+	if !slices.Equal(runs, want) {
+		t.Errorf("runs %v, want %v", runs, want)
+	}
+	if g := e.last(t); g.Gen != 0 || strings.Count(g.RunIDs, "\n") != 2 {
+		t.Errorf("generation %d records runs %q, want the first repeat of each task", g.Gen, g.RunIDs)
 	}
 }

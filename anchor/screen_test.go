@@ -1,6 +1,8 @@
 package anchor
 
 import (
+	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -82,5 +84,41 @@ func TestScreenKeepsACandidateThatFixesEverything(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The screen's order: a task whose runs in the ledger disagree comes
+// first, one the ledger ran fewer than three times next, one three or
+// more runs agree on last; the candidate's own runs, runs the machine
+// failed (infra) and the other split's runs say nothing.
+func TestTiersRankTasksByTheLedgersRuns(t *testing.T) {
+	e := newEnv(t)
+	runs := []struct {
+		harness, task, split string
+		outcome              Outcome
+		score                float64
+	}{
+		{"h0", "mixed", "train", OutcomeOK, 1}, {"h1", "mixed", "train", OutcomeOK, 0},
+		{"h0", "once", "train", OutcomeOK, 1},
+		{"h0", "agreed", "train", OutcomeOK, 0.5}, {"h1", "agreed", "train", OutcomeOK, 0.5},
+		{"h0", "agreed", "train", OutcomeOK, 0.5},
+		{"h0", "cand-only", "train", OutcomeOK, 1}, {"h0", "cand-only", "train", OutcomeOK, 1},
+		{"h1", "cand-only", "train", OutcomeOK, 1}, {"cand", "cand-only", "train", OutcomeOK, 0},
+		{"h0", "infra", "train", OutcomeOK, 1}, {"h1", "infra", "train", OutcomeInfra, 0},
+		{"h0", "split", "train", OutcomeOK, 1}, {"h1", "split", "holdout", OutcomeOK, 0},
+	}
+	for i, r := range runs {
+		if _, err := e.a.db.Exec(`INSERT INTO runs(id, harness_hash, task_id, split, outcome, score)
+			VALUES(?, ?, ?, ?, ?, ?)`, fmt.Sprint(i), r.harness, r.task, r.split, r.outcome, r.score); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := e.a.tiers("train", "cand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"mixed": 0, "once": 1, "agreed": 2, "cand-only": 2, "infra": 1, "split": 1}
+	if !maps.Equal(got, want) {
+		t.Errorf("tiers %v, want %v", got, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"ratchet/anchor"
 	"ratchet/internal/ledgerdb"
 )
 
@@ -36,6 +37,7 @@ type Observed struct {
 type TaskScores struct {
 	ID, Group string
 	Scores    []float64
+	Tier      int // where the screen evaluates it (anchor.TiersQuery): 0 first, 2 last
 }
 
 // Load reads the head's runs from the ledger in home, read-only. A task's
@@ -104,6 +106,25 @@ func Load(ctx context.Context, home string) (*Observed, error) {
 		}
 		t := &(*split)[len(*split)-1]
 		t.Scores = append(t.Scores, latest[k])
+	}
+	// The screen's order, by the anchor's own query (before any candidate ran).
+	type tier struct {
+		Task string `db:"task_id"`
+		Tier int    `db:"tier"`
+	}
+	for _, sp := range []struct {
+		name  string
+		tasks []TaskScores
+	}{{"train", o.Train}, {"holdout", o.Holdout}} {
+		tiers, err := ledgerdb.Scan[tier](ctx, path, anchor.TiersQuery, sp.name, "")
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tiers {
+			if i := slices.IndexFunc(sp.tasks, func(s TaskScores) bool { return s.ID == t.Task }); i >= 0 {
+				sp.tasks[i].Tier = t.Tier
+			}
+		}
 	}
 	// Other harnesses' first runs: the latest of each harness and task counts.
 	others, err := ledgerdb.Scan[ledgerdb.Run](ctx, path, `SELECT harness_hash, task_id, score FROM runs

@@ -93,6 +93,8 @@ func TestLoadWithRepeats(t *testing.T) {
 		{"head", "s1", "sealed", "m", 0, 1, "ok"},
 		{"old", "h4", "holdout", "m", 0, 1, "ok"},
 		{"head", "h5", "holdout", "other model", 0, 1, "ok"},
+		{"head", "h6", "holdout", "m", 0, 1, "ok"}, {"old", "h6", "holdout", "m", 0, 1, "ok"},
+		{"head", "h6", "holdout", "m", 1, 1, "ok"},
 	}
 	home := ledger(t, true, map[string]string{"model": "m", "repeats": "3", "alpha": "0.1"}, runs)
 	o, err := Load(context.Background(), home)
@@ -102,16 +104,20 @@ func TestLoadWithRepeats(t *testing.T) {
 	if o.Gen != 2 || o.Hash != "head" || o.Model != "m" || o.K != 3 || o.Alpha != 0.1 {
 		t.Errorf("head %d %q, model %q, K %d, alpha %g", o.Gen, o.Hash, o.Model, o.K, o.Alpha)
 	}
-	wantHold := []TaskScores{{ID: "h1", Scores: []float64{1, 1, 0.5}}, {ID: "h2", Scores: []float64{1, 0}}}
+	// the screen's tiers (anchor.TiersQuery): runs that disagree 0, fewer than three that agree 1, more 2
+	wantHold := []TaskScores{{ID: "h1", Scores: []float64{1, 1, 0.5}}, {ID: "h2", Scores: []float64{1, 0}},
+		{ID: "h6", Scores: []float64{1, 1}, Tier: 2}}
 	if !slices.EqualFunc(o.Holdout, wantHold, sameTask) {
 		t.Errorf("holdout %v, want %v", o.Holdout, wantHold)
 	}
-	if want := []TaskScores{{ID: "t1", Scores: []float64{1}}}; !slices.EqualFunc(o.Train, want, sameTask) {
+	if want := []TaskScores{{ID: "t1", Scores: []float64{1}, Tier: 1}}; !slices.EqualFunc(o.Train, want, sameTask) {
 		t.Errorf("train %v, want %v", o.Train, want)
 	}
 }
 
-func sameTask(a, b TaskScores) bool { return a.ID == b.ID && slices.Equal(a.Scores, b.Scores) }
+func sameTask(a, b TaskScores) bool {
+	return a.ID == b.ID && slices.Equal(a.Scores, b.Scores) && a.Tier == b.Tier
+}
 
 func TestLoadOldLedger(t *testing.T) {
 	runs := []run{
@@ -124,7 +130,8 @@ func TestLoadOldLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []TaskScores{{ID: "h1", Scores: []float64{1}}, {ID: "h2", Scores: []float64{0}}}
+	// h1's two runs disagree: the screen evaluates it first (anchor.TiersQuery)
+	want := []TaskScores{{ID: "h1", Scores: []float64{1}}, {ID: "h2", Scores: []float64{0}, Tier: 1}}
 	if o.K != 1 || o.Alpha != 0.05 || !slices.EqualFunc(o.Holdout, want, sameTask) || len(o.Train) != 1 {
 		t.Errorf("K %d, alpha %g, holdout %v, train %v", o.K, o.Alpha, o.Holdout, o.Train)
 	}

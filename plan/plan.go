@@ -44,6 +44,9 @@ type Config struct {
 	K              int     // repeats per task
 	Alpha          float64 // the sign test's alpha
 	Looks          int     // the holdout's looks, 1 or 2 (default: the ledger's, else 2 as anchor init records)
+	// Runs of the baseline per task that anchor init --survey will leave,
+	// for the screen's order, where the ledger's own runs do not say it.
+	Survey int
 
 	// Each task's group, in task order (from ratchet plan --tasks): the
 	// gate's units. Ignored when a split's size does not match.
@@ -160,6 +163,10 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		r.fromLedger(o, &su, c.Seed)
 	}
 	su.K, su.Alpha, su.Looks = cmp.Or(c.K, su.K), cmp.Or(c.Alpha, su.Alpha), cmp.Or(c.Looks, su.Looks)
+	if su.Survey = c.Survey; c.Survey > 1 {
+		su.TrainTier, su.HoldoutTier = nil, nil // the ledger's order is replaced by the survey's
+		su.SecondCached = c.Survey >= 3
+	}
 	if fromPrior { // no ledger yet (ratchet plan --tasks SUITE before anchor init)
 		rng, prior := rand.New(rand.NewPCG(c.Seed, 0x9e3779b9)), benchmarkPrior(0.5)
 		for range c.Train {
@@ -241,8 +248,8 @@ func (c Config) check() error {
 	if c.Power <= 0 || c.Power >= 1 {
 		errs = append(errs, fmt.Errorf("--power %g must lie between 0 and 1", c.Power))
 	}
-	if c.Looks < 0 || c.Looks > 2 {
-		errs = append(errs, errors.New("--looks must be 1 or 2"))
+	if c.Looks < 0 || c.Looks > 2 || c.Survey < 0 || c.Survey > maxRepeats {
+		errs = append(errs, fmt.Errorf("--looks must be 1 or 2, --survey between 1 and %d", maxRepeats))
 	}
 	if c.P < 0 || c.P >= 1 || c.Alpha < 0 || c.Alpha >= 1 {
 		errs = append(errs, errors.New("--p and --alpha must lie between 0 and 1 (exclusive)"))
@@ -267,15 +274,18 @@ func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 	r.RequestsPerRun, r.TokensPerRun = o.RequestsPerRun, o.TokensPerRun
 	su.K, su.Alpha, su.Looks = o.K, o.Alpha, o.Looks
 	all := append(slices.Clone(o.Train), o.Holdout...)
+	reps := 0 // the most runs of one task: K, or more after anchor init --survey
 	for _, t := range all {
 		if len(t.Scores) > 1 && slices.Min(t.Scores) != slices.Max(t.Scores) {
 			r.FlakyTasks++
 		}
+		reps = max(reps, len(t.Scores))
 	}
-	r.Deterministic = o.K > 1 && r.FlakyTasks == 0
+	su.SecondCached = !slices.ContainsFunc(o.Holdout, func(t TaskScores) bool { return len(t.Scores) < 3*o.K })
+	r.Deterministic = reps > 1 && r.FlakyTasks == 0
 	if r.Deterministic {
 		su.K = 1
-		r.Notes = append(r.Notes, fmt.Sprintf("no task's %d repeats disagree: the server looks deterministic, so its repeats are one draw counted %d times; planned as K = 1 (more repeats buy nothing there; the repeats column assumes a server that samples)", o.K, o.K))
+		r.Notes = append(r.Notes, fmt.Sprintf("no task's %d repeats disagree: the server looks deterministic, so its repeats are one draw counted %d times; planned as K = 1 (more repeats buy nothing there; the repeats column assumes a server that samples)", reps, reps))
 	}
 	runsOf := func(t TaskScores) []float64 {
 		if r.Deterministic {
@@ -341,6 +351,13 @@ func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 		return g
 	}
 	su.TrainGroups, su.HoldoutGroups = groupIndex(names(o.Train)), groupIndex(names(o.Holdout))
+	tiers := func(ts []TaskScores) (out []int) {
+		for _, t := range ts {
+			out = append(out, t.Tier)
+		}
+		return out
+	}
+	su.TrainTier, su.HoldoutTier = tiers(o.Train), tiers(o.Holdout)
 }
 
 // groupIndex numbers the groups of names densely, in order of first sight.

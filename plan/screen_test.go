@@ -58,3 +58,36 @@ func TestScreenDecidesOverGroups(t *testing.T) {
 		t.Errorf("20 independent holdout tasks at +3 logits: %d of %d accepted in full; want most", tl.FullAccepts, tl.Trials)
 	}
 }
+
+// The screen's order (anchor.TiersQuery): on a suite like agent benchmarks
+// (a third of tasks nearly never solved, a third nearly always, the rest
+// between), evaluating first the tasks whose survey runs disagree keeps
+// more of a +10-point gain's accepts than the random order, on the same
+// suite, at about the same runs per neutral decision.
+func TestSurveyOrderKeepsMoreGains(t *testing.T) {
+	t.Parallel()
+	rates := func(n int) []float64 {
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = []float64{0.03, 0.97, 0.2 + 0.6*float64(i%7)/6}[i%3]
+		}
+		return out
+	}
+	su := Suite{Train: rates(146), Holdout: rates(94), K: 1, Alpha: 0.05, Looks: 2}
+	delta, _ := logitShift(su.Holdout, nil, 0.10)
+	play := func(survey int) (gain, neutral screenTally) {
+		su.Survey, su.SecondCached = survey, survey >= 3
+		sim := newSimulator(7, 0)
+		return sim.screen(su, delta, 200), sim.screen(su, 0, 200)
+	}
+	g0, n0 := play(0)
+	g3, n3 := play(3)
+	t.Logf("+10 points accepted %d (random order) and %d (survey of 3) of 200; runs per neutral decision %.1f and %.1f",
+		g0.Accepts, g3.Accepts, float64(n0.Runs)/200, float64(n3.Runs)/200)
+	if g3.Accepts < g0.Accepts+10 {
+		t.Errorf("the survey's order accepted %d of 200 +10-point candidates, the random order %d", g3.Accepts, g0.Accepts)
+	}
+	if n3.Runs*4 > n0.Runs*5 {
+		t.Errorf("a neutral decision cost %d runs in the survey's order, %d in the random one", n3.Runs, n0.Runs)
+	}
+}

@@ -16,9 +16,18 @@ type Suite struct {
 	Train, Holdout             []float64
 	TrainBase, HoldoutBase     []float64 // a task's score when not solved (prior.go); nil: 0
 	TrainGroups, HoldoutGroups []int
-	K                          int
-	Alpha                      float64
-	Looks                      int // the holdout's looks (anchor.Decide): 2, or 1 (0 is 1)
+	// The screen's order (anchor.TiersQuery): a task of a lower tier is
+	// evaluated first; nil keeps the random order, or with Survey > 1
+	// draws each task's tier from Survey runs of the incumbent, as anchor
+	// init --survey leaves them.
+	TrainTier, HoldoutTier []int
+	Survey                 int
+	// The incumbent's second-look runs are in the ledger already (anchor
+	// init --survey 3 and more): a second look runs only the candidate's.
+	SecondCached bool
+	K            int
+	Alpha        float64
+	Looks        int // the holdout's looks (anchor.Decide): 2, or 1 (0 is 1)
 }
 
 // looked is one task's runs in a simulated apply: how many of the first
@@ -351,9 +360,19 @@ func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
 		}
 		// drawn in a random order, with more runs a task for a second look;
 		// bases and groups (nil: each task its own) follow their tasks
-		pairs := func(pre, post, base []float64, groups []int, more int) (a, b []looked, bs []float64, g []int) {
+		pairs := func(pre, post, base []float64, groups, tier []int, more int) (a, b []looked, bs []float64, g []int) {
 			a, b = make([]looked, len(pre)), make([]looked, len(pre))
 			perm := rng.Perm(len(pre))
+			if tier == nil && su.Survey > 1 {
+				tier = make([]int, len(pre))
+				for i, p := range pre {
+					c := draw(p, su.Survey)
+					tier[i] = b2i(c == 0 || c == su.Survey) * (1 + b2i(su.Survey >= 3)) // as anchor.TiersQuery
+				}
+			}
+			if len(tier) == len(pre) {
+				slices.SortStableFunc(perm, func(x, y int) int { return tier[x] - tier[y] })
+			}
 			for n, i := range perm {
 				a[n].first, b[n].first = draw(pre[i], su.K), draw(post[i], su.K)
 				if base != nil {
@@ -368,14 +387,14 @@ func (s *simulator) screen(su Suite, delta float64, trials int) screenTally {
 			}
 			return a, b, bs, g
 		}
-		tp, tq, tb, tg := pairs(su.Train, train, su.TrainBase, su.TrainGroups, 0)
-		hp, hq, hb, hg := pairs(su.Holdout, hold, su.HoldoutBase, su.HoldoutGroups, su.more())
+		tp, tq, tb, tg := pairs(su.Train, train, su.TrainBase, su.TrainGroups, su.TrainTier, 0)
+		hp, hq, hb, hg := pairs(su.Holdout, hold, su.HoldoutBase, su.HoldoutGroups, su.HoldoutTier, su.more())
 		tps, tqs := firstLook(tp, su.K, tb), firstLook(tq, su.K, tb)
 		hps, hqs := firstLook(hp, su.K, hb), firstLook(hq, su.K, hb)
 		// The anchor screens on tasks, as its screen sees them, and decides over groups.
 		_, trainWhy := anchor.Gate("train", grouped(tps, tg), grouped(tqs, tg), su.Alpha)
 		holdPass, twice := su.holdoutPass(hp, hq, hb, hg)
-		second := b2i(trainWhy == "" && twice) * 2 * su.more() * len(hp) // both harnesses' second look
+		second := b2i(trainWhy == "" && twice) * (2 - b2i(su.SecondCached)) * su.more() * len(hp)
 		full := su.K*(len(tp)+b2i(trainWhy == "")*len(hp)) + second
 		through, runs := screened(tps, tqs, hps, hqs, su.Alpha, su.Looks, rng.Uint64())
 		runs = su.K*runs + b2i(through)*second

@@ -16,6 +16,14 @@
 #   FRESH=1 scripts/gatepower.sh               # a fresh ledger (baseline draw) per candidate
 #   KINDS=1 FRESH=1 GAINS=0 scripts/gatepower.sh   # A/A with each kind's tasks moving together
 #   FULL=1 N=20 GAINS=0.08 scripts/gatepower.sh     # whole applies: train judged too
+#   FULL=1 SURVEY=3 SHARED=1 GAINS=0.05 scripts/gatepower.sh  # one surveyed ledger, rolled back
+#
+# SURVEY=N passes --survey N to anchor init: the baseline runs N times on
+# every task, and the screen evaluates first the tasks whose runs disagree.
+# SHARED=1 (with FULL=1) judges every candidate against one baseline in one
+# ledger (init once; after an accept, anchor rollback 0): the applies share
+# the baseline's draw and each later one sees the earlier ones' runs in the
+# screen's order, as a ledger in use does, at a fraction of the runs.
 #
 # KINDS=S serves the sampler with --kinds S: every system prompt moves each
 # group's tasks together by a logit offset of spread S. With FRESH=1 each
@@ -62,9 +70,19 @@ for gain in ${GAINS:-0 0.05 0.10}; do
       accepted=0
       for v in "$w"/variants/*; do
         home="$w/ledger-$(basename "$v")"
-        cp -r "$w/harness" "$home.harness"
-        printf '\n(Baseline of apply %s.)\n' "$(basename "$v")" >> "$home.harness/system_prompt.md"
-        ANCHOR_HOME="$home" anchor init --harness "$home.harness" > "$home.init.txt" 2> "$home.init.log"
+        if [ -n "${SHARED:-}" ]; then
+          home="$w/ledger"
+          if [ ! -e "$home/ledger.db" ]; then
+            cp -r "$w/harness" "$home.harness"
+            ANCHOR_HOME="$home" anchor init ${SURVEY:+--survey "$SURVEY"} --harness "$home.harness" \
+              > "$home.init.txt" 2> "$home.init.log"
+          fi
+        else
+          cp -r "$w/harness" "$home.harness"
+          printf '\n(Baseline of apply %s.)\n' "$(basename "$v")" >> "$home.harness/system_prompt.md"
+          ANCHOR_HOME="$home" anchor init ${SURVEY:+--survey "$SURVEY"} --harness "$home.harness" \
+            > "$home.init.txt" 2> "$home.init.log"
+        fi
         mkdir -p "$home.cand"
         { cat "$home.harness/system_prompt.md"; printf '\n%s\n(Candidate %s of a power measurement.)\n' \
           "$phrase" "$(basename "$v")"; } > "$home.cand/new.md"
@@ -75,11 +93,13 @@ for gain in ${GAINS:-0 0.05 0.10}; do
         rc=0
         ANCHOR_HOME="$home" anchor apply --candidate "$home.cand/c.json" > "$home.txt" 2> "$home.apply.log" || rc=$?
         case $rc in
-          0) accepted=$((accepted + 1)) ;;
+          0) accepted=$((accepted + 1))
+             [ -z "${SHARED:-}" ] || ANCHOR_HOME="$home" anchor rollback 0 >> "$home.txt" 2>> "$home.apply.log" ;;
           1) grep -q rejected "$home.txt" || { cat "$home.apply.log" >&2; exit 1; } ;;
           *) cat "$home.apply.log" >&2; exit 1 ;;
         esac
-        echo "  $(basename "$v"): $(grep -h 'generation 1' "$home.txt" | cut -c1-160)" >&2
+        echo "  $(basename "$v"): $(grep -h 'generation [0-9]* \(accepted\|rejected\)' "$home.txt" | tail -1 |
+          cut -c1-160) [$(ANCHOR_HOME="$home" ratchet log 2>/dev/null | grep -o 'cost: [0-9]* runs' | tail -1)]" >&2
       done
       printf 'measured acceptance (whole applies): %d of %d = (fresh baselines)\n' "$accepted" "$n" \
         > "$w/calibrate.txt"

@@ -76,6 +76,7 @@ func TestPlanCommand(t *testing.T) {
 		{"--p", "0.5", "--tasks", t.TempDir()}, // not a suite
 		{"--p", "1.5", "--holdout", "30"},      // not a rate
 		{"--p", "0.5", "--holdout", "30", "--screen-trials", "-1"},
+		{"--p", "0.5", "--holdout", "30", "--survey", "-1"},
 		{"--p", "0.5", "--holdout", "30", "now"}, // stray argument
 	} {
 		err := planTo(ctx, bad, &out)
