@@ -202,6 +202,9 @@ func TestPlanFromLedger(t *testing.T) {
 	if err := r.WriteText(&text); err != nil || !strings.Contains(text.String(), "smallest holdout gain accepted with 80% power") {
 		t.Errorf("text report: %v\n%s", err, text.String())
 	}
+	if order := "the screen's order: 40 train and 30 holdout tasks have runs that disagree"; !strings.Contains(text.String(), order) {
+		t.Errorf("the report does not say %q:\n%s", order, text.String())
+	}
 	t.Log("\n" + text.String())
 }
 

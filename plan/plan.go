@@ -358,6 +358,17 @@ func (r *Report) fromLedger(o *Observed, su *Suite, seed uint64) {
 		return out
 	}
 	su.TrainTier, su.HoldoutTier = tiers(o.Train), tiers(o.Holdout)
+	count := func(tier []int, k int) int {
+		return len(slices.DeleteFunc(slices.Clone(tier), func(t int) bool { return t != k }))
+	}
+	known := len(su.TrainTier) + len(su.HoldoutTier) - count(su.TrainTier, 1) - count(su.HoldoutTier, 1)
+	r.Notes = append(r.Notes, fmt.Sprintf("the screen's order: %d train and %d holdout tasks have runs that disagree "+
+		"(evaluated first), %d and %d three or more runs that agree (last)", count(su.TrainTier, 0), count(su.HoldoutTier, 0),
+		count(su.TrainTier, 2), count(su.HoldoutTier, 2)))
+	if known == 0 {
+		r.Notes[len(r.Notes)-1] += "; the ledger ran each task too few times to tell: a ledger begun with anchor " +
+			"init --survey 3 knows from its first apply (ratchet plan --survey 3 plans one)"
+	}
 }
 
 // groupIndex numbers the groups of names densely, in order of first sight.
