@@ -163,9 +163,8 @@ func Plan(ctx context.Context, c Config) (*Report, error) {
 		r.fromLedger(o, &su, c.Seed)
 	}
 	su.K, su.Alpha, su.Looks = cmp.Or(c.K, su.K), cmp.Or(c.Alpha, su.Alpha), cmp.Or(c.Looks, su.Looks)
-	if su.Survey = c.Survey; c.Survey > 1 {
-		su.TrainTier, su.HoldoutTier = nil, nil // the ledger's order is replaced by the survey's
-		su.SecondCached = c.Survey >= 3
+	if su.Survey = c.Survey; c.Survey > 0 { // the ledger's order is replaced by the survey's (1: none, random)
+		su.TrainTier, su.HoldoutTier, su.SecondCached = nil, nil, c.Survey >= 3
 	}
 	if fromPrior { // no ledger yet (ratchet plan --tasks SUITE before anchor init)
 		rng, prior := rand.New(rand.NewPCG(c.Seed, 0x9e3779b9)), benchmarkPrior(0.5)

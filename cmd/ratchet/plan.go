@@ -42,7 +42,7 @@ func planTo(ctx context.Context, args []string, w io.Writer) error {
 	fs.IntVar(&c.K, "repeats", 0, "plan for K repeats per task (default: the ledger's, else 1)")
 	fs.Float64Var(&c.Alpha, "alpha", 0, "plan for this alpha (default: the ledger's, else 0.05)")
 	fs.IntVar(&c.Looks, "looks", 0, "plan for 1 or 2 looks at the holdout (default: the ledger's, else 2, as anchor init records)")
-	fs.IntVar(&c.Survey, "survey", 0, "plan for a ledger begun by anchor init --survey N: the screen's order from N runs of the baseline per task (default: the ledger's runs)")
+	fs.IntVar(&c.Survey, "survey", 0, "plan for a ledger begun by anchor init --survey N: the screen's order from N runs of the baseline per task, 1 for none (default: the ledger's runs)")
 	fs.Func("gain", "plan for this holdout gain, in mean score (0.10 is ten points); repeat the flag for more (default 0.05, 0.10, 0.20)",
 		func(v string) error {
 			g, err := strconv.ParseFloat(v, 64)
