@@ -99,7 +99,8 @@ for gain in ${GAINS:-0 0.05 0.10}; do
           *) cat "$home.apply.log" >&2; exit 1 ;;
         esac
         echo "  $(basename "$v"): $(grep -h 'generation [0-9]* \(accepted\|rejected\)' "$home.txt" | tail -1 |
-          cut -c1-160) [$(ANCHOR_HOME="$home" ratchet log 2>/dev/null | grep -o 'cost: [0-9]* runs' | tail -1)]" >&2
+          cut -c1-160) [$(ANCHOR_HOME="$home" ratchet log 2>/dev/null | grep -v rollback | grep -o 'cost: [0-9]* runs' |
+          tail -1)]" >&2
       done
       printf 'measured acceptance (whole applies): %d of %d = (fresh baselines)\n' "$accepted" "$n" \
         > "$w/calibrate.txt"
