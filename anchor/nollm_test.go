@@ -63,8 +63,10 @@ func TestAnchorIsSmall(t *testing.T) {
 	// by 156 lines, unpaid (docs/ARCHITECTURE.md says why): the runners of
 	// four more languages, each a defence against a tree that configures
 	// its own test runner. Issue 32's screen order grew it by 28 more
-	// (the tiers' query and anchor init --survey), unpaid too.
-	const ceiling = 3244
+	// (the tiers' query and anchor init --survey), unpaid too; 8 more ran
+	// cargo's tests one at a time, the canary last, against a Rust forger
+	// that waited for the canary to fail on another thread (found by CI).
+	const ceiling = 3252
 	if lines > ceiling {
 		t.Errorf("the anchor has %d non-blank, non-comment lines of non-test Go; the ceiling is %d "+
 			"(docs/ARCHITECTURE.md's is 2600)", lines, ceiling)

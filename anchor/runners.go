@@ -46,8 +46,10 @@ const pytestReport = ".anchor-pytest.xml"
 // only; the agent's conftest.py files are gone with its other test files.
 // cargo runs each hidden integration test file offline, every feature of
 // the task's Cargo.toml on and ignored tests included, with no build script
-// or .cargo of the agent's. jest runs the anchor's configuration (no config file, babel
-// config or setup file of the tree's is read). Catch2 tests are compiled by
+// or .cargo of the agent's, one test at a time, the canary last (a forger
+// cannot wait for it to fail on another thread, then report and exit).
+// jest runs the anchor's configuration (no config file, babel config or
+// setup file of the tree's is read). Catch2 tests are compiled by
 // g++ with the tree's sources and the task's main, no build file read. JUnit
 // tests are compiled by javac and run by the console launcher.
 var runners = []runner{{
@@ -70,7 +72,7 @@ var runners = []runner{{
 	script: `export CARGO_HOME=/tmp/cargo CARGO_TARGET_DIR=/tmp/target RUSTC_BOOTSTRAP=1; for f; do ` +
 		`f=${f#tests/}; cargo test -q --offline --config 'source.crates-io.replace-with="deb"' ` +
 		`--config 'source.deb.directory="/usr/share/cargo/registry"' --all-features --test "${f%.rs}" -- ` +
-		`--include-ignored -Z unstable-options --format json >> .anchor-cargo.json; done`,
+		`--include-ignored --test-threads=1 -Z unstable-options --format json >> .anchor-cargo.json; done`,
 	report: ".anchor-cargo.json", cases: cargoCases,
 }, {
 	name: "jest", command: regexp.MustCompile(`^\s*(npx )?jest(\s|$)`),
@@ -124,6 +126,8 @@ func (t Task) runner() *runner {
 // pytest tells a task whose command runs pytest: scored test by test.
 func (t Task) pytest() bool { return t.JUnit == "" && runners[0].command.MatchString(t.Test) }
 
+var word = regexp.MustCompile(`\w+`)
+
 // plant plants in each hidden test file that declares tests a canary,
 // named at random, and returns the command that scores the task and the
 // keys of the hidden tests (false) and the canaries (true): a file and a
@@ -144,6 +148,13 @@ func (r *runner) plant(files, hidden map[string][]byte) (string, map[string]bool
 			keys[file+" "+string(m[len(m)-1])] = false
 		}
 		test, src := fmt.Sprintf("test_%x", mrand.Uint32()), files[name]
+		if r.name == "cargo" { // last of the file's tests, which run one by one by name: z's past its longest word
+			n := 0
+			for _, w := range word.FindAll(src, -1) {
+				n = max(n, len(w))
+			}
+			test = strings.Repeat("z", n+1) + test[4:]
+		}
 		if r.name == "junit" { // inside the class: before its last brace
 			src = src[:max(bytes.LastIndexByte(src, '}'), 0)]
 		}
