@@ -42,15 +42,15 @@ func (a *Anchor) Init(ctx context.Context, dir string) error {
 		return fmt.Errorf("record the frozen settings: %w", err)
 	}
 	g := &Gen{Gen: 0, Hash: hash, Decision: "baseline", Reason: "hand-written baseline"}
-	if err := a.newHead(ctx, g); err != nil {
-		return err
-	}
 	for _, s := range []string{"train", "holdout"} { // --survey: the runs tell the screen which tasks disagree
-		if _, err := a.evaluate(ctx, hash, s, nil, a.Repeats, (max(a.Survey, 1)-1)*a.Repeats, false); err != nil {
+		e, err := a.evaluate(ctx, hash, s, nil, a.Repeats, (max(a.Survey, 1)-1)*a.Repeats, false)
+		if err != nil {
 			return err
 		}
+		g.took(s, "post", e)
 	}
-	return nil
+	g.RunIDs = "" // the survey is charged to the baseline; its scores are newHead's first repeats alone
+	return a.newHead(ctx, g)
 }
 
 // canAccept refuses, before init spends a token, a holdout of fewer groups

@@ -372,4 +372,7 @@ func TestInitSurveyRunsTheBaselineAgain(t *testing.T) {
 	if g := e.last(t); g.Gen != 0 || strings.Count(g.RunIDs, "\n") != 2 {
 		t.Errorf("generation %d records runs %q, want the first repeat of each task", g.Gen, g.RunIDs)
 	}
+	if g := e.last(t); g.Runs != 6 || g.Requests == 0 { // the survey's runs are charged to the baseline
+		t.Errorf("generation 0 charged %d runs and %d requests, want the 6 it ran", g.Runs, g.Requests)
+	}
 }

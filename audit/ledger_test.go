@@ -48,7 +48,7 @@ func newLedger(t *testing.T) *ledger {
 }
 
 // newLedgerAt is newLedger at the gate's alpha and looks.
-func newLedgerAt(t *testing.T, alpha, looks string) *ledger {
+func newLedgerAt(t *testing.T, alpha, looks string, init ...string) *ledger {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a ledger through the anchor's sandbox: slow; run without -short")
@@ -74,7 +74,8 @@ func newLedgerAt(t *testing.T, alpha, looks string) *ledger {
 	t.Setenv("MODEL_URL", srv.URL)
 	t.Setenv("MODEL_NAME", "scripted")
 	t.Setenv("ANCHOR_JOBS", "2")
-	if code := l.anchor("init", "--harness", l.harness, "--alpha", alpha, "--looks", looks); code != 0 {
+	if code := l.anchor(append([]string{"init", "--harness", l.harness, "--alpha", alpha, "--looks", looks},
+		init...)...); code != 0 {
 		t.Fatalf("anchor init: exit status %d", code)
 	}
 	return l

@@ -271,3 +271,29 @@ func TestVerifyRederivesASecondLook(t *testing.T) {
 		t.Errorf("restored: %s", c.Discrepancy)
 	}
 }
+
+// A ledger begun with anchor init --survey: the baseline's extra runs are
+// charged to generation 0 but scored nowhere, and a second look finds the
+// incumbent's repeats in the survey; verify re-derives both generations.
+func TestVerifyASurveyedLedger(t *testing.T) {
+	l := newLedgerAt(t, "0.9", "2", "--survey", "3")
+	l.apply(t, "Be CAREFUL.")
+	ctx := context.Background()
+	gens, err := ledgerdb.Generations(ctx, l.db())
+	if err != nil || len(gens) != 2 {
+		t.Fatalf("%d generations (%v), want the baseline and the helpful edit", len(gens), err)
+	}
+	if b := gens[0]; b.Runs != 9 || strings.Count(b.RunIDs, "\n") != 3 {
+		t.Errorf("the baseline charged %d runs and records %d: want 3 tasks x 3 charged, the first repeat recorded",
+			b.Runs, strings.Count(b.RunIDs, "\n"))
+	}
+	if g := gens[1]; g.Decision != "accept" || !strings.Contains(g.Reason, "(second look)") {
+		t.Fatalf("the helpful edit: %s %s; want an accept at the second look", g.Decision, g.Reason)
+	}
+	for _, g := range gens {
+		certs, err := l.Verify(ctx, g.Gen)
+		if err != nil || len(certs) != 1 || certs[0].Discrepancy != "" {
+			t.Errorf("verify generation %d: %v, %+v", g.Gen, err, certs)
+		}
+	}
+}
