@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,6 +33,7 @@ func TestAskSendsProgressToTheSDKClient(t *testing.T) {
 	var got []*mcp.ProgressNotificationParams
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-editor", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			time.Sleep(300 * time.Millisecond)
 			mu.Lock()
 			defer mu.Unlock()
 			got = append(got, req.Params)
@@ -49,6 +51,18 @@ func TestAskSendsProgressToTheSDKClient(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(proj, "m.go")); string(b) != doortest.Fixed {
 		t.Error("the project was not fixed")
+	}
+	// The SDK's client hands notifications to the handler on its own
+	// queue, so the call's result can arrive before the handler has seen
+	// the last line sent ahead of it: wait for that line, within reason.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(got)
+		last := n > 0 && strings.HasPrefix(got[n-1].Message, "tests after:")
+		mu.Unlock()
+		if last {
+			break
+		}
 	}
 	mu.Lock()
 	defer mu.Unlock()
