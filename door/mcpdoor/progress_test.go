@@ -33,7 +33,6 @@ func TestAskSendsProgressToTheSDKClient(t *testing.T) {
 	var got []*mcp.ProgressNotificationParams
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-editor", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			time.Sleep(300 * time.Millisecond)
 			mu.Lock()
 			defer mu.Unlock()
 			got = append(got, req.Params)
